@@ -1,0 +1,5 @@
+"""``python -m simlab`` runs the command line (see ``simlab.cli``)."""
+
+from simlab.cli import main
+
+raise SystemExit(main())

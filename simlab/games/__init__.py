@@ -1,0 +1,24 @@
+"""Game registry: one module per game, registered here by its catalogue slug."""
+
+from __future__ import annotations
+
+import importlib
+
+from simlab.games.base import Game
+from simlab.knobs import SimlabError
+
+# slug -> module path; modules are imported on first use (numba kernels load lazily).
+_MODULES = {
+    "belote": "simlab.games.belote",
+    "manille": "simlab.games.manille",
+}
+
+
+def game_names() -> list[str]:
+    return list(_MODULES)
+
+
+def get_game(slug: str) -> Game:
+    if slug not in _MODULES:
+        raise SimlabError(f"unknown game {slug!r}; valid games: {', '.join(_MODULES)}")
+    return importlib.import_module(_MODULES[slug]).GAME

@@ -1,0 +1,132 @@
+"""The contract between a game module and the runner.
+
+A game module builds one ``Game``: its knobs class, its policies, and two batch
+functions that call its numba kernels:
+
+* ``run_deals(knobs, policies, seed, start, count, record_hands) -> KernelOutput``:
+  deals ``start .. start+count-1``, each independent (dealer = deal index mod players);
+* ``run_matches(knobs, policies, seed, start, count) -> KernelOutput``: whole matches.
+
+A kernel returns an int64 matrix, one row per deal or match, whose columns are described
+by ``Column`` specs; ``to_frame`` turns it into a typed polars DataFrame. Keeping the
+kernels' output a plain matrix keeps them simple and the conversion shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from simlab.decks import Deck
+from simlab.knobs import Knobs, SimlabError
+
+INT, BOOL, OPT_BOOL = "int", "bool", "opt_bool"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One output column. ``kind`` is INT, BOOL (0/1), OPT_BOOL (-1 = null) or a tuple of
+    labels (the int is an index into it; -1 = null)."""
+
+    name: str
+    kind: str | tuple[str, ...] = INT
+    help: str = ""
+
+
+@dataclass
+class KernelOutput:
+    rows: np.ndarray  # int64 [count, len(columns)]
+    dealt: np.ndarray | None = None  # int64 [count, players, k] card ids, -1 = none
+    hands: np.ndarray | None = None  # int64 [count, players, k] card ids, -1 = none
+
+
+POLICIES = ("random", "heuristic")
+RANDOM, HEURISTIC = 0, 1
+
+
+@dataclass(frozen=True)
+class Game:
+    slug: str
+    title: str
+    description: str
+    deck: Deck
+    knobs: type[Knobs]
+    players: Callable[[Knobs], int]
+    deal_columns: Callable[[Knobs], list[Column]]
+    match_columns: Callable[[Knobs], list[Column]]
+    run_deals: Callable[..., KernelOutput]
+    run_matches: Callable[..., KernelOutput]
+    policies: tuple[str, ...] = POLICIES
+    players_text: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def make_knobs(self, values: dict | None = None) -> Knobs:
+        return self.knobs.from_mapping(dict(values or {}), game=self.slug)
+
+
+def parse_policies(spec: str | list[str] | tuple[str, ...], game: Game, n_players: int
+                   ) -> tuple[str, ...]:
+    """``"heuristic"`` (every seat) or one name per seat, comma separated."""
+    names = spec.split(",") if isinstance(spec, str) else list(spec)
+    names = [s.strip() for s in names]
+    if len(names) == 1:
+        names = names * n_players
+    if len(names) != n_players:
+        raise SimlabError(f"--policy needs 1 or {n_players} comma-separated names for "
+                          f"{game.slug}, got {len(names)}")
+    for s in names:
+        if s not in game.policies:
+            raise SimlabError(f"unknown policy {s!r}; valid policies: {', '.join(game.policies)}")
+    return tuple(names)
+
+
+def policy_codes(names: tuple[str, ...]) -> np.ndarray:
+    return np.array([POLICIES.index(s) for s in names], dtype=np.int64)
+
+
+def to_frame(out: KernelOutput, columns: list[Column], labels: tuple[str, ...],
+             n_players: int) -> pl.DataFrame:
+    """Typed polars frame from a kernel's int matrix (and recorded hands)."""
+    rows = out.rows
+    data: dict[str, pl.Series] = {}
+    for j, col in enumerate(columns):
+        v = rows[:, j]
+        if col.kind == INT:
+            s = pl.Series(col.name, v, dtype=pl.Int64)
+            if v.size and v.min() >= -(2**31) and v.max() < 2**31:
+                s = s.cast(pl.Int32)
+        elif col.kind == BOOL:
+            s = pl.Series(col.name, v != 0, dtype=pl.Boolean)
+        elif col.kind == OPT_BOOL:
+            s = pl.Series(col.name, v != 0, dtype=pl.Boolean)
+            s = pl.select(pl.when(pl.lit(pl.Series(v)) >= 0).then(s)).to_series().alias(col.name)
+        else:
+            s = _labelled(col.name, v, col.kind)
+        data[col.name] = s
+    frame = pl.DataFrame(data)
+    for prefix, arr in (("dealt", out.dealt), ("hand", out.hands)):
+        if arr is not None:
+            for p in range(n_players):
+                frame = frame.with_columns(_card_lists(f"{prefix}_s{p}", arr[:, p, :], labels))
+    return frame
+
+
+def _labelled(name: str, codes: np.ndarray, labels: tuple[str, ...]) -> pl.Series:
+    table = pl.Series(name, list(labels) + [None], dtype=pl.String)
+    idx = np.where(codes < 0, len(labels), codes)
+    return table.gather(idx).cast(pl.Categorical)
+
+
+def _card_lists(name: str, cards: np.ndarray, labels: tuple[str, ...]) -> pl.Series:
+    """[count, k] card ids (-1 padding) -> list[str] column; a row of only -1 is null."""
+    count, k = cards.shape
+    table = pl.Series("c", list(labels) + [None], dtype=pl.String)
+    flat = np.where(cards < 0, len(labels), cards).reshape(-1)
+    strings = table.gather(flat)
+    lists = pl.Series(name, strings).reshape((count, k)).arr.to_list() if k else None
+    lists = pl.select(lists.list.drop_nulls()).to_series()
+    empty = (cards < 0).all(axis=1)
+    return pl.select(pl.when(pl.lit(pl.Series(~empty))).then(lists)).to_series().alias(name)

@@ -1,0 +1,666 @@
+"""Belote, classic 4-player game in two teams (seed 003 "Belote"; catalogue ``belote.md``).
+
+Read top to bottom like the rulebook: deck and tables, knobs, deal, auction,
+completion of hands, announcements, Belote-Rebelote, play, scoring, match.
+
+Seats 0..3 clockwise; seats 0 and 2 are team 0, seats 1 and 3 team 1; the player on
+the dealer's left is ``dealer + 1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab import rng
+from simlab.decks import SUITS, get_deck
+from simlab.games.base import (
+    BOOL,
+    HEURISTIC,
+    OPT_BOOL,
+    Column,
+    Game,
+    KernelOutput,
+    policy_codes,
+)
+from simlab.jit import batch, hot
+from simlab.knobs import Knobs, knob
+from simlab.tricks import (
+    PARTNER_ANY,
+    cheapest,
+    follow_heuristic,
+    is_master,
+    legal_mask,
+    make_rules,
+    random_legal,
+    remove_slot,
+    winner_index,
+)
+
+# --- deck and tables ----------------------------------------------------------------
+# 32 cards, card id = suit * 8 + r with r = 0..7 for 7, 8, 9, 10, J, Q, K, A (the
+# natural order used by sequences).
+DECK = get_deck("32")
+N_CARDS = 32
+R7, R8, R9, R10, RJ, RQ, RK, RA = range(8)
+TEAM_OF = np.array([0, 1, 0, 1], dtype=np.int64)
+
+# Rank order: trump J > 9 > A > 10 > K > Q > 8 > 7; plain A > 10 > K > Q > J > 9 > 8 > 7.
+STRENGTH_TRUMP = DECK.table({"7": 0, "8": 1, "Q": 2, "K": 3, "10": 4, "A": 5, "9": 6, "J": 7})
+STRENGTH_PLAIN = DECK.table({"7": 0, "8": 1, "9": 2, "J": 3, "Q": 4, "K": 5, "10": 6, "A": 7})
+
+
+def point_tables(queen_points: int) -> tuple[np.ndarray, np.ndarray]:
+    """(trump, plain) card points. The seed prints Q = 5, which contradicts its own
+    162-point total; the catalogue resolves Q = 3 (knob ``queen_points``)."""
+    plain = {"7": 0, "8": 0, "9": 0, "J": 2, "Q": queen_points, "K": 4, "10": 10, "A": 11}
+    trump = dict(plain, J=20, **{"9": 14})
+    return DECK.table(trump), DECK.table(plain)
+
+
+# --- knobs --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BeloteKnobs(Knobs):
+    queen_points: int = knob(3, "points of a Queen (trump or not); 3 makes the 162-point "
+                             "pack the seed states", lo=0, hi=50, seed_value=5)
+    dix_de_der: int = knob(10, "bonus for the last trick", lo=0, hi=100)
+    capot_total: int = knob(250, "card points of a team that takes all 8 tricks", lo=0, hi=1000)
+    belote_bonus: int = knob(20, "Belote-Rebelote (K+Q of trump in one hand)", lo=0, hi=200)
+    announcements: bool = knob(True, "play with announcements (tierce, cinquante, cent, carrés)")
+    ann_carre_jacks: int = knob(200, "carré of Jacks", lo=0, hi=1000)
+    ann_carre_nines: int = knob(150, "carré of 9s", lo=0, hi=1000)
+    ann_carre_other: int = knob(100, "carré of A, 10, K or Q", lo=0, hi=1000)
+    ann_cent: int = knob(100, "cent: 5+ cards in sequence", lo=0, hi=1000)
+    ann_cinquante: int = knob(50, "cinquante: 4 cards in sequence", lo=0, hi=1000)
+    ann_tierce: int = knob(20, "tierce: 3 cards in sequence", lo=0, hi=1000)
+    compare_includes_announcements: bool = knob(
+        True, "takers vs defence comparison counts announcements and belote, not only cards")
+    belote_kept_when_dedans: bool = knob(True, "a failed taking team still marks its belote")
+    litige: str = knob("carry_over", "on a tie, the takers' points go to the winner of the "
+                       "next deal (carry_over) or are lost", choices=("carry_over", "lost"))
+    target: int = knob(1001, "a team reaching this total wins the match", lo=1, hi=100000)
+    second_round_any_suit: bool = knob(
+        False, "round 2 may also name the turned card's suit (seed: 'un autre Atout')")
+    all_pass: str = knob("next_dealer", "after two rounds of passes the deal is thrown in "
+                         "and redealt by", choices=("next_dealer", "same_dealer"))
+    overtrump_partner: bool = knob(True, "a player who trumps while his partner is winning "
+                                   "must still overtrump if able")
+    must_undertrump: bool = knob(True, "void and unable to overtrump an opponent's trump: "
+                                 "must still play a (lower) trump")
+    max_deals: int = knob(2000, "match safety cap on deals (a capped match has winner -1)",
+                          lo=1, hi=100000)
+    # heuristic policy
+    take_threshold_1: int = knob(7, "heuristic: take the turned suit in round 1 when the "
+                                 "trump strength S >= this (S = 4 J + 3 9 + 2 A + 1 per "
+                                 "other trump + 1 per side ace, turned card included)",
+                                 lo=0, hi=40, policy=True)
+    take_threshold_2: int = knob(8, "heuristic: take the best other suit in round 2 when "
+                                 "its S >= this", lo=0, hi=40, policy=True)
+    win_min_points: int = knob(5, "heuristic: before the last seat, win a trick only when "
+                               "it would hold at least this many points", lo=0, hi=200,
+                               policy=True)
+
+
+# Knob vector layout for the kernels (plain ints keep the kernels' signature stable).
+(K_DER, K_CAPOT, K_BELOTE, K_ANN, K_ANN_J, K_ANN_9, K_ANN_OTHER, K_CENT, K_CINQUANTE,
+ K_TIERCE, K_COMPARE_ALL, K_BELOTE_KEPT, K_LITIGE_CARRY, K_TARGET, K_ROUND2_ANY,
+ K_SAME_DEALER, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_WIN_MIN, N_K) = range(21)
+
+
+def _vector(k: BeloteKnobs) -> np.ndarray:
+    v = np.zeros(N_K, dtype=np.int64)
+    v[[K_DER, K_CAPOT, K_BELOTE, K_ANN, K_ANN_J, K_ANN_9, K_ANN_OTHER, K_CENT, K_CINQUANTE,
+       K_TIERCE, K_COMPARE_ALL, K_BELOTE_KEPT, K_LITIGE_CARRY, K_TARGET, K_ROUND2_ANY,
+       K_SAME_DEALER, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_WIN_MIN]] = [
+        k.dix_de_der, k.capot_total, k.belote_bonus, k.announcements, k.ann_carre_jacks,
+        k.ann_carre_nines, k.ann_carre_other, k.ann_cent, k.ann_cinquante, k.ann_tierce,
+        k.compare_includes_announcements, k.belote_kept_when_dedans, k.litige == "carry_over",
+        k.target, k.second_round_any_suit, k.all_pass == "same_dealer", k.max_deals,
+        k.take_threshold_1, k.take_threshold_2, k.win_min_points]
+    return v
+
+
+def _rules(k: BeloteKnobs) -> np.ndarray:
+    # Follow suit; void -> must trump when an opponent is winning; overtrump always
+    # (also on a trump lead); a partner winning frees you to discard.
+    return make_rules(must_trump=True, partner_exempt=PARTNER_ANY, must_overtrump=True,
+                      undertrump=k.must_undertrump, overtrump_partner=k.overtrump_partner,
+                      must_beat_led=False)
+
+
+# --- result columns -----------------------------------------------------------------
+CONTRACTS = ("round1", "round2")
+ANNOUNCE_KINDS = ("tierce", "cinquante", "cent", "carre")
+(C_DEAL, C_DEALER, C_ANNULLED, C_SCORE, C_TAKER, C_CONTRACT, C_MADE, C_TRICKS, C_TPTS,
+ C_TRUMP, C_TURNED, C_TAKERS_TOTAL, C_DEFENCE_TOTAL, C_ANN_T, C_ANN_BEST_SEAT,
+ C_ANN_BEST_KIND, C_BELOTE_TEAM, C_CAPOT, C_LITIGE, C_LITIGE_POINTS,
+ C_FLIPPED) = (0, 1, 2, 3, 7, 8, 9, 10, 14, 18, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30)
+N_DEAL_COLS = 31
+
+
+def deal_columns(_: BeloteKnobs | None = None) -> list[Column]:
+    cols = [Column("deal"), Column("dealer"), Column("annulled", BOOL)]
+    cols += [Column(f"score_s{i}", help="points marked this deal") for i in range(4)]
+    cols += [Column("taker"), Column("contract", CONTRACTS), Column("made", OPT_BOOL)]
+    cols += [Column(f"tricks_s{i}") for i in range(4)]
+    cols += [Column(f"trick_points_s{i}") for i in range(4)]
+    cols += [Column("trump", SUITS), Column("turned_card", DECK.labels),
+             Column("takers_total", help="T: takers' cards + valid announcements + belote"),
+             Column("defence_total"),
+             Column("announce_t0", help="valid announcement points of team 0 (seats 0, 2)"),
+             Column("announce_t1"), Column("announce_best_seat"),
+             Column("announce_best", ANNOUNCE_KINDS), Column("belote_team"),
+             Column("capot", BOOL), Column("litige", BOOL),
+             Column("litige_points", help="takers' points held in reserve on a litige"),
+             Column("flipped_by_announcements", BOOL,
+                    help="takers made it only thanks to announcements/belote, or failed "
+                         "only because of the defence's")]
+    assert len(cols) == N_DEAL_COLS
+    return cols
+
+
+def match_columns(_: BeloteKnobs | None = None) -> list[Column]:
+    cols = [Column("match"), Column("first_dealer"), Column("winner", help="team 0/1, -1 if capped"),
+            Column("n_deals")]
+    cols += [Column(f"final_score_s{i}") for i in range(4)]
+    cols += [Column("n_thrown_in"), Column("n_litige"), Column("n_capot"),
+             Column("min_lead_of_winner", help="winner's lowest score margin along the match "
+                                               "(negative: it came back from behind)"),
+             Column("capped", BOOL)]
+    return cols
+
+
+N_MATCH_COLS = 13
+
+
+# --- the deal, one function per phase -------------------------------------------------
+@hot
+def trump_strength_score(hand: np.ndarray, n: int, extra: int, suit: int) -> int:
+    """Hand strength for taking ``suit``: 4 J + 3 nine + 2 A + 1 per other trump
+    + 1 per side ace, counting ``extra`` (the turned card the taker receives)."""
+    s = 0
+    for i in range(n + 1):
+        c = extra if i == n else hand[i]
+        r = c % 8
+        if c // 8 == suit:
+            s += 4 if r == RJ else 3 if r == R9 else 2 if r == RA else 1
+        elif r == RA:
+            s += 1
+    return s
+
+
+@hot
+def auction(hands: np.ndarray, nh: np.ndarray, turned: int, dealer: int, pol: np.ndarray,
+            kv: np.ndarray, state: np.uint64) -> tuple[np.uint64, int, int, int]:
+    """Two rounds from the dealer's left: take the turned suit, then any other suit.
+    Returns (state, taker, trump, round) with taker -1 when all pass twice."""
+    turned_suit = turned // 8
+    for k in range(4):
+        p = (dealer + 1 + k) % 4
+        if pol[p] == HEURISTIC:
+            take = trump_strength_score(hands[p], nh[p], turned, turned_suit) >= kv[K_TAKE1]
+        else:
+            state, x = rng.below(state, 2)
+            take = x == 1
+        if take:
+            return state, p, turned_suit, 1
+    for k in range(4):
+        p = (dealer + 1 + k) % 4
+        if pol[p] == HEURISTIC:
+            best = -1
+            best_s = -1
+            for s in range(4):
+                if s == turned_suit and not kv[K_ROUND2_ANY]:
+                    continue
+                sc = trump_strength_score(hands[p], nh[p], turned, s)
+                if sc > best_s:
+                    best_s = sc
+                    best = s
+            if best_s >= kv[K_TAKE2]:
+                return state, p, best, 2
+        else:  # uniform over: pass, or each allowed suit
+            n_opts = 4 if kv[K_ROUND2_ANY] else 3
+            state, x = rng.below(state, n_opts + 1)
+            if x > 0:
+                s = x - 1
+                if not kv[K_ROUND2_ANY] and s >= turned_suit:
+                    s += 1
+                return state, p, s, 2
+    return state, -1, -1, 0
+
+
+@hot
+def announcement(hand: np.ndarray, n: int, trump: int, kv: np.ndarray
+                 ) -> tuple[int, int, int]:
+    """(total points, strength key of the best combination, kind of the best) of a hand.
+
+    Sequences run in the natural order 7 8 9 10 J Q K A; a maximal run of 3 is a tierce,
+    4 a cinquante, 5 or more one cent. Carrés of J, 9, A, 10, K, Q (not 8 or 7). A card
+    may count both in a carré and in a sequence of the same player (catalogue #5).
+    Key order: points, then carré over sequence, then the higher top card (carrés:
+    A > 10 > K > Q), then a trump sequence."""
+    bits = 0  # bit c set when card c is in the hand; suit s is bits >> 8 s & 0xFF
+    for i in range(n):
+        bits |= 1 << hand[i]
+    total = 0
+    best_key = 0
+    best_kind = -1
+    for s in range(4):
+        m = bits >> (8 * s) & 0xFF
+        r = 0
+        while r < 8:
+            if m >> r & 1:
+                e = r
+                while e + 1 < 8 and m >> (e + 1) & 1:
+                    e += 1
+                length = e - r + 1
+                if length >= 3:
+                    kind = 0 if length == 3 else 1 if length == 4 else 2
+                    pts = kv[K_TIERCE] if kind == 0 else kv[K_CINQUANTE] if kind == 1 else kv[K_CENT]
+                    total += pts
+                    key = pts * 10000 + e * 10 + (1 if s == trump else 0)
+                    if key > best_key:
+                        best_key = key
+                        best_kind = kind
+                r = e + 1
+            else:
+                r += 1
+    for r in (R9, R10, RJ, RQ, RK, RA):
+        if bits >> r & bits >> (8 + r) & bits >> (16 + r) & bits >> (24 + r) & 1:
+            pts = kv[K_ANN_J] if r == RJ else kv[K_ANN_9] if r == R9 else kv[K_ANN_OTHER]
+            order = 4 if r == RA else 3 if r == R10 else 2 if r == RK else 1 if r == RQ else 0
+            total += pts
+            key = pts * 10000 + 5000 + order * 10
+            if key > best_key:
+                best_key = key
+                best_kind = 3
+    return total, best_key, best_kind
+
+
+@hot
+def lead_heuristic(hand: np.ndarray, n: int, legal: np.ndarray, taking_team: bool,
+                   gone: np.ndarray, trump: int, suit_of: np.ndarray, strength: np.ndarray,
+                   points: np.ndarray) -> int:
+    """Takers draw trumps with the master trump while trumps are out; everyone cashes a
+    master side card (aces first); otherwise lead the cheapest card."""
+    my_trumps = 0
+    for i in range(n):
+        if hand[i] // 8 == trump:
+            my_trumps += 1
+    out = 8 - my_trumps
+    for c in range(trump * 8, trump * 8 + 8):
+        if gone[c]:
+            out -= 1
+    if taking_team and out > 0:
+        for i in range(n):
+            if hand[i] // 8 == trump and is_master(hand[i], gone, hand, n, strength, trump * 8, trump * 8 + 8):
+                return i
+    best = -1
+    best_key = -1
+    for i in range(n):
+        c = hand[i]
+        if c // 8 != trump and is_master(c, gone, hand, n, strength, c // 8 * 8, c // 8 * 8 + 8):
+            key = points[c] * 100 + strength[c]
+            if key > best_key:
+                best_key = key
+                best = i
+    if best >= 0:
+        return best
+    return cheapest(hand, n, legal, suit_of, strength, points, trump)
+
+
+@hot
+def fill_tables(trump: int, pts_trump: np.ndarray, pts_plain: np.ndarray,
+                strength: np.ndarray, points: np.ndarray) -> None:
+    """This deal's rank order and card points, once trump is known."""
+    for c in range(N_CARDS):
+        is_trump = c // 8 == trump
+        strength[c] = STRENGTH_TRUMP[c] if is_trump else STRENGTH_PLAIN[c]
+        points[c] = pts_trump[c] if is_trump else pts_plain[c]
+
+
+@hot
+def deal_result(takers_team: int, cards0: int, cards1: int, tricks0: int, ann0: int, ann1: int,
+                bel0: int, bel1: int, kv: np.ndarray
+                ) -> tuple[int, int, int, int, bool, int, int, bool]:
+    """Marks of a played deal (catalogue "Result of the deal").
+
+    ``cards0/1``: card points with dix de der of team 0 (seats 0, 2) and team 1;
+    ``tricks0``: tricks of team 0; ``ann``: valid announcement points; ``bel``: belote.
+    Returns (takers' mark, defence's mark, made, litige reserve, capot, T, D, flipped)
+    where T and D are the totals compared and ``flipped`` says announcements/belote
+    decided the contract (cards alone would have given the other outcome)."""
+    capot = False
+    if tricks0 == 8:  # capot: the whole deal is worth capot_total
+        cards0 = kv[K_CAPOT]
+        capot = True
+    elif tricks0 == 0:
+        cards1 = kv[K_CAPOT]
+        capot = True
+    c_t, a_t, b_t = (cards0, ann0, bel0) if takers_team == 0 else (cards1, ann1, bel1)
+    c_d, a_d, b_d = (cards1, ann1, bel1) if takers_team == 0 else (cards0, ann0, bel0)
+    total_t = c_t + a_t + b_t
+    total_d = c_d + a_d + b_d
+    cmp_t = total_t if kv[K_COMPARE_ALL] else c_t
+    cmp_d = total_d if kv[K_COMPARE_ALL] else c_d
+    litige_points = 0
+    if cmp_t > cmp_d:
+        made = 1
+        mark_t = total_t
+        mark_d = total_d
+    elif cmp_t < cmp_d:  # dedans: the defence takes the whole deal and every valid announcement
+        made = 0
+        kept = b_t if kv[K_BELOTE_KEPT] else 0
+        mark_t = kept
+        mark_d = c_t + c_d + a_t + a_d + b_d + b_t - kept
+    else:  # litige: the takers' points wait for the next deal's winner (or are lost)
+        made = 0
+        mark_t = 0
+        mark_d = total_d
+        litige_points = total_t
+    flipped = cmp_t != cmp_d and (c_t > c_d) != (made == 1)
+    return mark_t, mark_d, made, litige_points, capot, total_t, total_d, flipped
+
+
+# Work arrays of one deal, allocated once per batch (``hot`` functions never allocate):
+# rows of ``w`` [N_W, 32] and the hands [4, 8].
+(W_SUIT, W_STRENGTH, W_POINTS, W_GONE, W_NH, W_CARDS, W_SEATS, W_TRICKS, W_TPTS, W_TOTALS,
+ N_W) = range(11)
+
+
+@batch
+def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    w = np.zeros((N_W, N_CARDS), dtype=np.int64)
+    for c in range(N_CARDS):
+        w[W_SUIT, c] = c // 8
+    return w, np.full((4, 8), -1, dtype=np.int64), np.zeros(8, dtype=np.bool_)
+
+
+@hot
+def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
+              rules: np.ndarray, pts_trump: np.ndarray, pts_plain: np.ndarray,
+              state: np.uint64, row: np.ndarray, dealt: np.ndarray, hands_out: np.ndarray,
+              w: np.ndarray, hands: np.ndarray, legal: np.ndarray) -> np.uint64:
+    """One dealing from a shuffled ``deck``: fills ``row`` (deal columns from C_SCORE on),
+    ``dealt`` [4, 5] and ``hands_out`` [4, 8]. Returns the policy stream state."""
+    suit_of = w[W_SUIT]
+    nh = w[W_NH]
+    nh[:4] = 0
+    hands[:, :] = -1
+
+    # Deal clockwise from the dealer's left: 3 cards each, then 2 each; turn the next.
+    pos = 0
+    for packet in (3, 2):
+        for k in range(4):
+            p = (dealer + 1 + k) % 4
+            for _ in range(packet):
+                hands[p, nh[p]] = deck[pos]
+                nh[p] += 1
+                pos += 1
+    turned = deck[pos]
+    pos += 1
+    for p in range(4):
+        for i in range(5):
+            dealt[p, i] = hands[p, i]
+    row[C_TURNED] = turned
+
+    state, taker, trump, bid_round = auction(hands, nh, turned, dealer, pol, kv, state)
+    row[C_TAKER] = taker
+    row[C_TRUMP] = trump
+    row[C_CONTRACT] = bid_round - 1
+    row[C_ANN_BEST_SEAT] = -1
+    row[C_ANN_BEST_KIND] = -1
+    row[C_BELOTE_TEAM] = -1
+    if taker < 0:  # thrown in: no play, nobody marks
+        row[C_MADE] = -1
+        return state
+
+    # Completion from the dealer's left: the taker gets the turned card and 2 more,
+    # the others 3 each (catalogue #7).
+    hands[taker, nh[taker]] = turned
+    nh[taker] += 1
+    for k in range(4):
+        p = (dealer + 1 + k) % 4
+        for _ in range(2 if p == taker else 3):
+            hands[p, nh[p]] = deck[pos]
+            nh[p] += 1
+            pos += 1
+    for p in range(4):
+        for i in range(8):
+            hands_out[p, i] = hands[p, i]
+
+    strength = w[W_STRENGTH]
+    points = w[W_POINTS]
+    fill_tables(trump, pts_trump, pts_plain, strength, points)
+
+    # Announcements: only the team holding the strongest combination scores, and it
+    # scores all its members' combinations; ties go to the earlier player in play order.
+    ann0 = 0
+    ann1 = 0
+    if kv[K_ANN]:
+        totals = w[W_TOTALS]
+        best_key = 0
+        for k in range(4):
+            p = (dealer + 1 + k) % 4
+            total, key, kind = announcement(hands[p], 8, trump, kv)
+            totals[p] = total
+            if key > best_key:
+                best_key = key
+                row[C_ANN_BEST_SEAT] = p
+                row[C_ANN_BEST_KIND] = kind
+        if row[C_ANN_BEST_SEAT] >= 0:
+            if TEAM_OF[row[C_ANN_BEST_SEAT]] == 0:
+                ann0 = totals[0] + totals[2]
+            else:
+                ann1 = totals[1] + totals[3]
+
+    # Belote-Rebelote: K and Q of trump in one hand (always claimed).
+    bel0 = 0
+    bel1 = 0
+    for p in range(4):
+        has = 0
+        for i in range(8):
+            if hands[p, i] == trump * 8 + RK or hands[p, i] == trump * 8 + RQ:
+                has += 1
+        if has == 2:
+            row[C_BELOTE_TEAM] = TEAM_OF[p]
+            if TEAM_OF[p] == 0:
+                bel0 = kv[K_BELOTE]
+            else:
+                bel1 = kv[K_BELOTE]
+
+    # Play: 8 tricks; the first speaker (dealer's left) leads.
+    gone = w[W_GONE]
+    cards = w[W_CARDS]
+    seats = w[W_SEATS]
+    tricks = w[W_TRICKS]
+    tpts = w[W_TPTS]
+    gone[:] = 0
+    tricks[:4] = 0
+    tpts[:4] = 0
+    leader = (dealer + 1) % 4
+    for t in range(8):
+        for k in range(4):
+            p = (leader + k) % 4
+            n_legal = legal_mask(hands[p], nh[p], cards, seats, k, p, TEAM_OF, trump, suit_of,
+                                 strength, rules, legal)
+            if pol[p] == HEURISTIC:
+                if k == 0:
+                    slot = lead_heuristic(hands[p], nh[p], legal, TEAM_OF[p] == TEAM_OF[taker],
+                                          gone, trump, suit_of, strength, points)
+                else:
+                    slot = follow_heuristic(hands[p], nh[p], legal, cards, seats, k, p, 4,
+                                            TEAM_OF, suit_of, strength, points, trump,
+                                            kv[K_WIN_MIN])
+            else:
+                state, slot = random_legal(state, legal, nh[p], n_legal)
+            cards[k] = hands[p, slot]
+            seats[k] = p
+            gone[cards[k]] = 1
+            nh[p] = remove_slot(hands[p], nh[p], slot)
+        wpos = winner_index(cards, 4, suit_of, strength, trump)
+        winner = seats[wpos]
+        tricks[winner] += 1
+        for k in range(4):
+            tpts[winner] += points[cards[k]]
+        if t == 7:
+            tpts[winner] += kv[K_DER]
+        leader = winner
+    for p in range(4):
+        row[C_TRICKS + p] = tricks[p]
+        row[C_TPTS + p] = tpts[p]
+
+    # Scoring, per team (0 = seats 0 and 2).
+    takers_team = TEAM_OF[taker]
+    mark_t, mark_d, made, litige_points, capot, total_t, total_d, flipped = deal_result(
+        takers_team, tpts[0] + tpts[2], tpts[1] + tpts[3], tricks[0] + tricks[2], ann0, ann1,
+        bel0, bel1, kv)
+    row[C_MADE] = made
+    row[C_CAPOT] = capot
+    row[C_LITIGE] = litige_points > 0
+    row[C_LITIGE_POINTS] = litige_points
+    row[C_TAKERS_TOTAL] = total_t
+    row[C_DEFENCE_TOTAL] = total_d
+    row[C_ANN_T] = ann0
+    row[C_ANN_T + 1] = ann1
+    row[C_FLIPPED] = flipped
+    for p in range(4):
+        row[C_SCORE + p] = mark_t if TEAM_OF[p] == takers_team else mark_d
+    return state
+
+
+# --- batch kernels ---------------------------------------------------------------------
+@batch
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+                 rules: np.ndarray, pts_trump: np.ndarray, pts_plain: np.ndarray,
+                 record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    out = np.zeros((count, N_DEAL_COLS), dtype=np.int64)
+    n_rec = count if record else 1
+    dealt = np.full((n_rec, 4, 5), -1, dtype=np.int64)
+    hands = np.full((n_rec, 4, 8), -1, dtype=np.int64)
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    w, work_hands, legal = workspace()
+    for i in range(count):
+        d = start + i
+        for c in range(N_CARDS):
+            deck[c] = c
+        rng.shuffle(rng.stream(seed, d, 0, rng.SHUFFLE), deck, N_CARDS)
+        dealer = d % 4
+        out[i, C_DEAL] = d
+        out[i, C_DEALER] = dealer
+        j = i if record else 0
+        play_deal(deck, dealer, pol, kv, rules, pts_trump, pts_plain,
+                  rng.stream(seed, d, 0, rng.POLICY), out[i], dealt[j], hands[j], w,
+                  work_hands, legal)
+    return out, dealt, hands
+
+
+@batch
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+                   rules: np.ndarray, pts_trump: np.ndarray, pts_plain: np.ndarray
+                   ) -> np.ndarray:
+    out = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    row = np.zeros(N_DEAL_COLS, dtype=np.int64)
+    dealt = np.empty((4, 5), dtype=np.int64)
+    hands = np.empty((4, 8), dtype=np.int64)
+    w, work_hands, legal = workspace()
+    for i in range(count):
+        m = start + i
+        _, first = rng.below(rng.stream(seed, m, 0, rng.SETUP), 4)
+        dealer = first
+        score = np.zeros(2, dtype=np.int64)
+        reserve = 0
+        n_deals = 0
+        thrown = 0
+        litiges = 0
+        capots = 0
+        low = np.zeros(2, dtype=np.int64)  # each team's lowest margin along the match
+        winner = -1
+        while n_deals < kv[K_MAX_DEALS]:
+            for c in range(N_CARDS):
+                deck[c] = c
+            rng.shuffle(rng.stream(seed, m, n_deals + 1, rng.SHUFFLE), deck, N_CARDS)
+            row[:] = 0
+            play_deal(deck, dealer, pol, kv, rules, pts_trump, pts_plain,
+                      rng.stream(seed, m, n_deals + 1, rng.POLICY), row, dealt, hands, w,
+                      work_hands, legal)
+            n_deals += 1
+            if row[C_TAKER] < 0:
+                thrown += 1
+                if not kv[K_SAME_DEALER]:
+                    dealer = (dealer + 1) % 4
+                continue
+            s0 = row[C_SCORE]
+            s1 = row[C_SCORE + 1]
+            if row[C_LITIGE]:
+                litiges += 1
+                if kv[K_LITIGE_CARRY]:
+                    reserve += row[C_LITIGE_POINTS]
+            elif reserve > 0:  # the winner of this deal collects the reserve
+                if s0 > s1:
+                    s0 += reserve
+                else:
+                    s1 += reserve
+                reserve = 0
+            capots += row[C_CAPOT]
+            score[0] += s0
+            score[1] += s1
+            low[0] = min(low[0], score[0] - score[1])
+            low[1] = min(low[1], score[1] - score[0])
+            dealer = (dealer + 1) % 4
+            if score[0] >= kv[K_TARGET] or score[1] >= kv[K_TARGET]:
+                if score[0] != score[1]:  # both past the target: the higher total wins
+                    winner = 0 if score[0] > score[1] else 1
+                    break
+        out[i, 0] = m
+        out[i, 1] = first
+        out[i, 2] = winner
+        out[i, 3] = n_deals
+        for p in range(4):
+            out[i, 4 + p] = score[TEAM_OF[p]]
+        out[i, 8] = thrown
+        out[i, 9] = litiges
+        out[i, 10] = capots
+        out[i, 11] = low[winner] if winner >= 0 else 0
+        out[i, 12] = winner < 0
+    return out
+
+
+# --- entry points for the runner -----------------------------------------------------
+def _setup(knobs: BeloteKnobs, policies: tuple[str, ...]):
+    pts_trump, pts_plain = point_tables(knobs.queen_points)
+    return policy_codes(policies), _vector(knobs), _rules(knobs), pts_trump, pts_plain
+
+
+def run_deals(knobs: BeloteKnobs, policies: tuple[str, ...], seed: int, start: int,
+              count: int, record_hands: bool = False) -> KernelOutput:
+    pol, kv, rules, pt, pp = _setup(knobs, policies)
+    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, pol, kv, rules, pt, pp,
+                                      record_hands)
+    if not record_hands:
+        return KernelOutput(rows)
+    return KernelOutput(rows, dealt=dealt, hands=hands)
+
+
+def run_matches(knobs: BeloteKnobs, policies: tuple[str, ...], seed: int, start: int,
+                count: int) -> KernelOutput:
+    pol, kv, rules, pt, pp = _setup(knobs, policies)
+    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules, pt, pp))
+
+
+GAME = Game(
+    slug="belote",
+    title="Belote",
+    description="classic Belote, 4 players in 2 teams: 3+2 deal, turned card, two bidding "
+                "rounds, announcements, belote-rebelote, litige, match to 1001",
+    deck=DECK,
+    knobs=BeloteKnobs,
+    players=lambda k: 4,
+    deal_columns=deal_columns,
+    match_columns=match_columns,
+    run_deals=run_deals,
+    run_matches=run_matches,
+    players_text="4",
+)

@@ -1,0 +1,158 @@
+"""The command line: output of list/params/run/demo and one-line errors (exit 2)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+from test_runner import BELOTE_ERROR, needs_belote
+
+import simlab
+import simlab.games
+from simlab.cli import main
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """Register the pure-Python fake game of tests/test_runner.py as 'fake'."""
+    monkeypatch.setitem(simlab.games._MODULES, "fake", "test_runner")
+    return "fake"
+
+
+def error_line(capsys) -> str:
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("simlab: error: ")
+    return lines[0]
+
+
+def test_list(capsys, fake):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "belote" in out and "manille" in out
+    assert "fake" in out and "a pure-Python stand-in for tests" in out
+    if not BELOTE_ERROR:
+        assert "4 players in 2 teams" in out
+
+
+@needs_belote
+def test_params_belote(capsys):
+    assert main(["params", "belote"]) == 0
+    out = capsys.readouterr().out
+    for name in ("queen_points", "dix_de_der", "litige", "carry_over | lost",
+                 "take_threshold_1", "policy", "[seed text: 5]", "1001"):
+        assert name in out, name
+    row = next(line for line in out.splitlines() if line.startswith("take_threshold_1"))
+    assert " policy " in row
+
+
+def test_params_fake(capsys, fake):
+    assert main(["params", "fake"]) == 0
+    out = capsys.readouterr().out
+    assert "bonus" in out and "[seed text: 7]" in out and "plain | fancy" in out
+
+
+def test_run_summary_and_parquet(capsys, tmp_path, fake):
+    out = tmp_path / "r.parquet"
+    assert main(["run", "fake", "-n", "1e2", "--seed", "4", "--set", "bonus=2", "mode=fancy",
+                 "--chunk-size", "30", "--out", str(out), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "rows" in text and "mean score_s0" in text and "taker share" in text
+    assert "made (mean)" in text and f"wrote {out}" in text
+    prov = simlab.read_provenance(out)
+    assert prov["knobs"]["bonus"] == 2 and prov["knobs"]["mode"] == "fancy"
+    assert prov["n"] == 100 and prov["seed"] == 4
+    assert pl.read_parquet(out).equals(simlab.simulate("fake", 100, seed=4,
+                                                       params={"bonus": 2, "mode": "fancy"}))
+    assert main(["run", "fake", "-n", "20", "--level", "match", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "matches/s" in text and "taker share" not in text
+
+
+@needs_belote
+def test_run_belote(capsys, tmp_path):
+    out = tmp_path / "b.parquet"
+    v = tmp_path / "v.toml"
+    v.write_text('game = "belote"\nqueen_points = 5\nlitige = "lost"\n')
+    assert main(["run", "belote", "-n", "300", "--variant", str(v), "--set", "litige=carry_over",
+                 "--policy", "heuristic,random,heuristic,random", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert "taker share" in capsys.readouterr().out
+    prov = simlab.read_provenance(out)
+    assert prov["knobs"]["queen_points"] == 5 and prov["knobs"]["litige"] == "carry_over"
+    assert prov["policies"] == ["heuristic", "random", "heuristic", "random"]
+
+
+@needs_belote
+def test_demo_small(capsys, tmp_path):
+    out = tmp_path / "demo.parquet"
+    assert main(["demo", "-n", "3000", "--out", str(out), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    for word in ("deals/s", "taker success", "95% Wilson", "seat 3", "dealer+3", "3,000"):
+        assert word in text, word
+    assert simlab.read_provenance(out)["n"] == 3000
+
+
+BAD_TOML = "queen_points = = 5\n"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["run", "nope", "-n", "10"], "valid games: belote"),
+    (["params", "nope"], "valid games: belote"),
+    (["run", "GAME", "-n", "10", "--set", "nope=1"], "valid knobs:"),
+    (["run", "GAME", "-n", "10", "--set", "KNOB=abc"], "expects int"),
+    (["run", "GAME", "-n", "10", "--set", "KNOB=999"], "out of range; allowed: int from"),
+    (["run", "GAME", "-n", "10", "--set", "nokey"], "--set expects key=value"),
+    (["run", "GAME", "-n", "10", "--variant", "BAD"], "not valid TOML"),
+    (["run", "GAME", "-n", "10", "--variant", "MISSING"], "not found"),
+    (["run", "GAME", "-n", "10", "--level", "match", "--record-hands"],
+     "valid levels for record_hands: deal"),
+    (["run", "GAME", "-n", "10", "--level", "hand"], "invalid choice: 'hand'"),
+    (["run", "GAME", "-n", "10", "--policy", "smart"], "valid policies: random, heuristic"),
+    (["run", "GAME", "-n", "0"], ">= 1"),
+    (["run", "GAME", "-n", "ten"], "expected an integer"),
+    (["run", "GAME", "-n", "10", "--seed", "-3"], "seed"),
+    (["run", "GAME", "-n", "10", "--jobs", "0"], "-1 (all cores)"),
+    (["run", "GAME", "-n", "10", "--chunk-size", "0"], "chunk size"),
+    (["run", "GAME"], "required: -n"),
+    (["frobnicate"], "invalid choice"),
+])
+@pytest.mark.parametrize("game", ["fake", pytest.param("belote", marks=needs_belote)])
+def test_errors_are_one_line_exit_2(capsys, tmp_path, fake, argv, words, game):
+    knob = {"fake": "bonus", "belote": "queen_points"}[game]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD_TOML)
+    subst = {"GAME": game, "BAD": str(bad), "MISSING": str(tmp_path / "missing.toml")}
+    argv = [subst.get(a, a).replace("KNOB", knob) for a in argv]
+    out = tmp_path / "o" / "x.parquet"
+    if argv[0] == "run":
+        argv += ["--out", str(out), "--no-progress"]
+    assert main(argv) == 2
+    line = error_line(capsys)
+    assert words in line, line
+    assert not (tmp_path / "o").exists()
+
+
+def test_bench_rejects_unknown_game(capsys):
+    assert main(["bench", "--games", "nope"]) == 2
+    assert "valid games" in error_line(capsys)
+
+
+def test_help_has_examples(capsys):
+    for cmd in ("run", "params", "list", "demo", "bench"):
+        assert main([cmd, "--help"]) == 0
+        assert "example" in capsys.readouterr().out, cmd
+    assert main(["--help"]) == 0
+    assert "simlab demo" in capsys.readouterr().out
+    assert main(["--version"]) == 0
+    assert simlab.__version__ in capsys.readouterr().out
+
+
+def test_python_dash_m():
+    r = subprocess.run([sys.executable, "-m", "simlab", "run", "nope", "-n", "5"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip().startswith("simlab: error: unknown game 'nope'")

@@ -27,9 +27,11 @@ from simlab.rng import below
 
 # --- obligations of play, as rule flags -------------------------------------------------
 R_MUST_TRUMP = 0  # void in the led suit -> must trump
-R_PARTNER_EXEMPT = 1  # 0: never; 1: any partner currently winning; 2: only the leader's partner while the lead is master
+# partner exemption: 0 never; 1 any partner currently winning; 2 only the leader's partner while the lead is master
+R_PARTNER_EXEMPT = 1
 R_MUST_OVERTRUMP = 2  # a trump onto a trick holding a trump (or following a trump lead) must beat it if it can
-R_UNDERTRUMP = 3  # obliged to trump but cannot overtrump: 1 = must still play a trump, 0 = may discard anything
+# obliged to trump but cannot overtrump: 1 = must still play a trump, 0 = may discard anything
+R_UNDERTRUMP = 3
 R_OVERTRUMP_PARTNER = 4  # exempt (partner winning) but choosing to trump: must overtrump if able
 R_MUST_BEAT_LED = 5  # following the led suit while no trump is on the trick: must beat its best card if able
 R_BEAT_LED_PARTNER_EXEMPT = 6  # ... except when a partner is winning
@@ -132,6 +134,9 @@ def legal_mask(hand: np.ndarray, n_hand: int, cards: np.ndarray, seats: np.ndarr
         elif mode == PARTNER_LEADER_ONLY:
             partner_winning = win == 0
 
+    # Counts, written without branches: with random hands these tests are unpredictable.
+    win_strength = strength[win_card]
+    win_is_led = suit_of[win_card] == led
     n_follow = 0
     n_trumps = 0
     n_higher_trump = 0
@@ -139,14 +144,13 @@ def legal_mask(hand: np.ndarray, n_hand: int, cards: np.ndarray, seats: np.ndarr
     for i in range(n_hand):
         c = hand[i]
         s = suit_of[c]
-        if s == led:
-            n_follow += 1
-            if strength[c] > strength[win_card] and suit_of[win_card] == led:
-                n_higher_led += 1
-        if trump >= 0 and s == trump:
-            n_trumps += 1
-            if not trump_on_trick or strength[c] > strength[win_card]:
-                n_higher_trump += 1
+        higher = strength[c] > win_strength
+        is_led = s == led
+        is_trump = s == trump
+        n_follow += is_led
+        n_higher_led += is_led & higher & win_is_led
+        n_trumps += is_trump
+        n_higher_trump += is_trump & (higher | (not trump_on_trick))
 
     # kind 0: any card; 1: led suit; 2: led suit, higher; 3: trumps; 4: higher trumps;
     # 5: any non-trump or a higher trump
@@ -176,21 +180,22 @@ def legal_mask(hand: np.ndarray, n_hand: int, cards: np.ndarray, seats: np.ndarr
     for i in range(n_hand):
         c = hand[i]
         s = suit_of[c]
-        if s == EXCUSE_SUIT or kind == 0:
+        higher = strength[c] > win_strength
+        if kind == 0:
             ok = True
         elif kind == 1:
             ok = s == led
         elif kind == 2:
-            ok = s == led and strength[c] > strength[win_card]
+            ok = (s == led) & higher
         elif kind == 3:
             ok = s == trump
         elif kind == 4:
-            ok = s == trump and (not trump_on_trick or strength[c] > strength[win_card])
+            ok = (s == trump) & (higher | (not trump_on_trick))
         else:
-            ok = s != trump or strength[c] > strength[win_card]
+            ok = (s != trump) | higher
+        ok = ok | (s == EXCUSE_SUIT)
         legal[i] = ok
-        if ok:
-            count += 1
+        count += ok
     return count
 
 

@@ -1,0 +1,459 @@
+"""Manille, classic 4-player game in two teams (seed 003 "Manille"; catalogue ``manille.md``).
+
+Read top to bottom like the rulebook: deck and tables, knobs, deal and trump, play,
+scoring, match.
+
+Seats 0..3 clockwise; seats 0 and 2 are team 0, seats 1 and 3 team 1; the player on
+the dealer's left is ``dealer + 1``.
+
+Only the classic game is implemented. The variants of the catalogue (belge, coinchée,
+enchères, folle, trois, deux) will arrive behind the ``variant`` knob: the deal is split
+into phases (``deal_cards``, ``choose_trump``, ``play_tricks``, ``score_deal``) so a variant
+replaces one phase (trump choice, scoring, who plays which hand) and keeps the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab import rng
+from simlab.decks import SUITS, get_deck
+from simlab.games.base import BOOL, HEURISTIC, Column, Game, KernelOutput, policy_codes
+from simlab.jit import batch, hot
+from simlab.knobs import Knobs, knob
+from simlab.tricks import (
+    PARTNER_ANY,
+    PARTNER_LEADER_ONLY,
+    cheapest,
+    follow_heuristic,
+    is_master,
+    legal_mask,
+    make_rules,
+    random_legal,
+    remove_slot,
+    winner_index,
+)
+
+# --- deck and tables ----------------------------------------------------------------
+# 32 cards, card id = suit * 8 + r with r = 0..7 for 7, 8, 9, 10, J, Q, K, A.
+DECK = get_deck("32")
+N_CARDS = 32
+HAND = 8  # cards per player: the whole pack is dealt
+PACKET = 2  # "par lot de deux cartes"
+R7, R8, R9, R10, RJ, RQ, RK, RA = range(8)
+TEAM_OF = np.array([0, 1, 0, 1], dtype=np.int64)
+
+# Rank in every suit (trump included): 10 (manille) > A (manillon) > K > Q > J > 9 > 8 > 7.
+STRENGTH = DECK.table({"7": 0, "8": 1, "9": 2, "J": 3, "Q": 4, "K": 5, "A": 6, "10": 7})
+# Card points: 15 per suit, 60 in the pack (the +1 per trick is the knob trick_point).
+POINTS = DECK.table({"7": 0, "8": 0, "9": 0, "J": 1, "Q": 2, "K": 3, "A": 4, "10": 5})
+
+VARIANTS = ("classic",)
+V_CLASSIC = 0
+
+
+# --- knobs --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ManilleKnobs(Knobs):
+    variant: str = knob("classic", "which Manille: the classic game (turned trump card, "
+                        "fixed partnerships); the catalogue's variants come later",
+                        choices=VARIANTS)
+    target: int = knob(100, "a team reaching this total wins the match (the seed lists 50, "
+                       "100, 150 or 200)", lo=1, hi=100000)
+    trick_point: int = knob(1, "points per trick won, on top of the card points (1 makes "
+                            "the 68-point deal)", lo=0, hi=100)
+    mark: str = knob("excess", "what the deal winner marks: its points over half the deal "
+                     "(excess, e.g. 48 -> 14) or all its points (full); not stated in the "
+                     "seed", choices=("excess", "full"))
+    must_overplay_in_suit: bool = knob(
+        True, "following the led suit while no trump is on the trick: must beat the best "
+        "card of the led suit if able (false: only follow)")
+    partner_overplay_exempt: bool = knob(
+        False, "no overplay obligation in suit while the partner is winning (see "
+        "partner_exception for which partner)")
+    partner_exception: str = knob(
+        "any_partner", "void in the led suit: no obligation to trump while a partner is "
+        "winning the trick (any_partner), or only while the leader's card is still master "
+        "and you are the leader's partner (leader_only, the seed's literal wording)",
+        choices=("any_partner", "leader_only"), seed_value="leader_only")
+    two_in_a_row_end: bool = knob(
+        False, "the match also ends when a team wins two consecutive deals (a void deal "
+        "breaks the run)")
+    max_deals: int = knob(1000, "match safety cap on deals (a capped match has winner -1)",
+                          lo=1, hi=100000)
+    # heuristic policy
+    win_min_points: int = knob(3, "heuristic: before the last seat, take a trick from the "
+                               "opponents only when it would hold at least this many card "
+                               "points (only matters with must_overplay_in_suit=false: "
+                               "otherwise every chance to win a trick is an obligation)",
+                               lo=0, hi=100, policy=True)
+
+
+# Knob vector layout for the kernels (plain ints keep the kernels' signature stable).
+K_VARIANT, K_TARGET, K_TRICK_POINT, K_MARK_FULL, K_TWO_IN_A_ROW, K_MAX_DEALS, K_WIN_MIN, N_K = (
+    range(8))
+
+
+def _vector(k: ManilleKnobs) -> np.ndarray:
+    v = np.zeros(N_K, dtype=np.int64)
+    v[K_VARIANT] = VARIANTS.index(k.variant)
+    v[K_TARGET] = k.target
+    v[K_TRICK_POINT] = k.trick_point
+    v[K_MARK_FULL] = k.mark == "full"
+    v[K_TWO_IN_A_ROW] = k.two_in_a_row_end
+    v[K_MAX_DEALS] = k.max_deals
+    v[K_WIN_MIN] = k.win_min_points
+    return v
+
+
+def rules_for(k: ManilleKnobs) -> np.ndarray:
+    """Obligations of play as ``simlab.tricks`` rule flags: follow suit, overplay in suit
+    while no trump is on the trick; void -> trump unless a partner is winning; a trump on
+    the trick must be overtrumped if able, otherwise discard freely (no undertrump); no
+    overtrump obligation when exempt because the partner is winning."""
+    partner = PARTNER_ANY if k.partner_exception == "any_partner" else PARTNER_LEADER_ONLY
+    return make_rules(must_trump=True, partner_exempt=partner, must_overtrump=True,
+                      undertrump=False, overtrump_partner=False,
+                      must_beat_led=k.must_overplay_in_suit,
+                      beat_led_partner_exempt=k.partner_overplay_exempt)
+
+
+# --- result columns -----------------------------------------------------------------
+(C_DEAL, C_DEALER, C_ANNULLED, C_SCORE, C_TRICKS, C_TPTS, C_TRUMP, C_TURNED, C_TEAM_PTS,
+ C_VOID, C_WIN_TEAM, C_DEALER_WON) = (0, 1, 2, 3, 7, 11, 15, 16, 17, 19, 20, 21)
+N_DEAL_COLS = 22
+
+
+def deal_columns(_: ManilleKnobs | None = None) -> list[Column]:
+    cols = [Column("deal"), Column("dealer"),
+            Column("annulled", BOOL, help="always false (renonce is not simulated)")]
+    cols += [Column(f"score_s{i}", help="points the seat's team marks this deal")
+             for i in range(4)]
+    cols += [Column(f"tricks_s{i}") for i in range(4)]
+    cols += [Column(f"trick_points_s{i}", help="card points captured (without the "
+                    "per-trick point)") for i in range(4)]
+    cols += [Column("trump", SUITS), Column("turned_card", DECK.labels,
+                                            help="the dealer's last card, turned for trump"),
+             Column("team_points_t0", help="cards + tricks of seats 0 and 2"),
+             Column("team_points_t1", help="cards + tricks of seats 1 and 3"),
+             Column("void_deal", BOOL, help="tie (34-34): nobody marks"),
+             Column("winning_team", help="-1 on a void deal"),
+             Column("dealer_team_won", BOOL)]
+    assert len(cols) == N_DEAL_COLS
+    return cols
+
+
+(M_MATCH, M_FIRST, M_WINNER, M_N_DEALS, M_FINAL, M_N_VOID, M_BY_TWO, M_CAPPED) = (
+    0, 1, 2, 3, 4, 8, 9, 10)
+N_MATCH_COLS = 11
+
+
+def match_columns(_: ManilleKnobs | None = None) -> list[Column]:
+    cols = [Column("match"), Column("first_dealer"),
+            Column("winner", help="team 0/1, -1 if capped"), Column("n_deals")]
+    cols += [Column(f"final_score_s{i}") for i in range(4)]
+    cols += [Column("n_void", help="void (tied) deals"),
+             Column("ended_by_two_in_a_row", BOOL,
+                    help="won by two consecutive deals before reaching the target"),
+             Column("capped", BOOL)]
+    assert len(cols) == N_MATCH_COLS
+    return cols
+
+
+# --- the deal, one function per phase -------------------------------------------------
+@hot
+def deal_cards(deck: np.ndarray, dealer: int, hands: np.ndarray, nh: np.ndarray) -> int:
+    """8 cards each in packets of 2, clockwise from the dealer's left, so ``hands[p]`` is
+    in dealing order; returns the last card dealt (the dealer's 8th)."""
+    for p in range(4):
+        nh[p] = 0
+    pos = 0
+    for _ in range(HAND // PACKET):
+        for k in range(4):
+            p = (dealer + 1 + k) % 4
+            for _ in range(PACKET):
+                hands[p, nh[p]] = deck[pos]
+                nh[p] += 1
+                pos += 1
+    return deck[pos - 1]
+
+
+@hot
+def choose_trump(turned: int, kv: np.ndarray) -> int:
+    """Classic: the suit of the turned card (the last card dealt; the dealer keeps it)."""
+    return turned // 8
+
+
+@hot
+def score_deal(cards0: int, tricks0: int, cards1: int, tricks1: int, trick_point: int,
+               mark_full: bool) -> tuple[int, int, int, int, int]:
+    """(team points 0, team points 1, marked by team 0, marked by team 1, winning team).
+
+    Team points = card points + trick_point per trick (68 in all with the defaults). A tie
+    (34-34) is a void deal: nobody marks, winning team -1. Otherwise the team with more
+    points (>= 35) wins and marks its points over half the deal (or all of them with
+    ``mark_full``); the loser marks 0."""
+    p0 = cards0 + tricks0 * trick_point
+    p1 = cards1 + tricks1 * trick_point
+    half = (p0 + p1) // 2
+    if p0 == p1:
+        return p0, p1, 0, 0, -1
+    if p0 > p1:
+        return p0, p1, p0 if mark_full else p0 - half, 0, 0
+    return p0, p1, 0, p1 if mark_full else p1 - half, 1
+
+
+@hot
+def lead_heuristic(hand: np.ndarray, n: int, legal: np.ndarray, gone: np.ndarray,
+                   trump: int, suit_of: np.ndarray, strength: np.ndarray,
+                   points: np.ndarray) -> int:
+    """Lead a master card (the manille of a suit, the manillon once the manille is gone,
+    ...), a non-trump one first and the richest of them; otherwise the cheapest card.
+
+    Only a suit's highest card in hand can be master, and it is also that suit's richest
+    (points rise with rank), so ``is_master`` is asked once per suit."""
+    best = -1
+    best_key = -1
+    for s in range(4):
+        top = -1
+        for i in range(n):
+            if suit_of[hand[i]] == s and (top < 0 or strength[hand[i]] > strength[hand[top]]):
+                top = i
+        if top >= 0 and is_master(hand[top], gone, hand, n, strength, s * 8, s * 8 + 8):
+            c = hand[top]
+            key = (s != trump) * 10000 + points[c] * 100 + strength[c]
+            if key > best_key:
+                best_key = key
+                best = top
+    if best >= 0:
+        return best
+    return cheapest(hand, n, legal, suit_of, strength, points, trump)
+
+
+@hot
+def play_tricks(hands: np.ndarray, nh: np.ndarray, leader: int, trump: int, pol: np.ndarray,
+                kv: np.ndarray, rules: np.ndarray, strength: np.ndarray, points: np.ndarray,
+                state: np.uint64, w: np.ndarray, legal: np.ndarray) -> np.uint64:
+    """8 tricks from ``leader``; fills ``w[W_TRICKS]`` and ``w[W_TPTS]`` (card points) per
+    seat. Returns the policy stream state."""
+    suit_of = w[W_SUIT]
+    gone = w[W_GONE]
+    cards = w[W_CARDS]
+    seats = w[W_SEATS]
+    tricks = w[W_TRICKS]
+    tpts = w[W_TPTS]
+    for c in range(N_CARDS):
+        gone[c] = 0
+    for p in range(4):
+        tricks[p] = 0
+        tpts[p] = 0
+    for _ in range(HAND):
+        for k in range(4):
+            p = (leader + k) % 4
+            n_legal = legal_mask(hands[p], nh[p], cards, seats, k, p, TEAM_OF, trump, suit_of,
+                                 strength, rules, legal)
+            if pol[p] == HEURISTIC:
+                if k == 0:
+                    slot = lead_heuristic(hands[p], nh[p], legal, gone, trump, suit_of,
+                                          strength, points)
+                else:
+                    slot = follow_heuristic(hands[p], nh[p], legal, cards, seats, k, p, 4,
+                                            TEAM_OF, suit_of, strength, points, trump,
+                                            kv[K_WIN_MIN])
+            else:
+                state, slot = random_legal(state, legal, nh[p], n_legal)
+            cards[k] = hands[p, slot]
+            seats[k] = p
+            gone[cards[k]] = 1
+            nh[p] = remove_slot(hands[p], nh[p], slot)
+        winner = seats[winner_index(cards, 4, suit_of, strength, trump)]
+        tricks[winner] += 1
+        for k in range(4):
+            tpts[winner] += points[cards[k]]
+        leader = winner
+    return state
+
+
+# Work arrays of one deal, allocated once per batch (``hot`` functions never allocate):
+# rows of ``w`` [N_W, 32], the hands [4, 8] and the legal mask [8].
+W_SUIT, W_GONE, W_NH, W_CARDS, W_SEATS, W_TRICKS, W_TPTS, N_W = range(8)
+
+
+@batch
+def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    w = np.zeros((N_W, N_CARDS), dtype=np.int64)
+    for c in range(N_CARDS):
+        w[W_SUIT, c] = c // 8
+    return w, np.full((4, HAND), -1, dtype=np.int64), np.zeros(HAND, dtype=np.bool_)
+
+
+@hot
+def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
+              rules: np.ndarray, strength: np.ndarray, points: np.ndarray, state: np.uint64,
+              row: np.ndarray, dealt: np.ndarray, hands_out: np.ndarray, w: np.ndarray,
+              hands: np.ndarray, legal: np.ndarray) -> np.uint64:
+    """One deal from a shuffled ``deck``: fills ``row`` (deal columns from C_ANNULLED on),
+    ``dealt`` and ``hands_out`` [4, 8]. Returns the policy stream state."""
+    nh = w[W_NH]
+    turned = deal_cards(deck, dealer, hands, nh)
+    for p in range(4):
+        for i in range(HAND):
+            dealt[p, i] = hands[p, i]
+            hands_out[p, i] = hands[p, i]  # classic: no exchange before play
+    trump = choose_trump(turned, kv)
+    row[C_ANNULLED] = 0
+    row[C_TRUMP] = trump
+    row[C_TURNED] = turned
+
+    # The dealer's left leads the first trick.
+    state = play_tricks(hands, nh, (dealer + 1) % 4, trump, pol, kv, rules, strength, points,
+                        state, w, legal)
+    tricks = w[W_TRICKS]
+    tpts = w[W_TPTS]
+    for p in range(4):
+        row[C_TRICKS + p] = tricks[p]
+        row[C_TPTS + p] = tpts[p]
+
+    pts0, pts1, mark0, mark1, win_team = score_deal(
+        tpts[0] + tpts[2], tricks[0] + tricks[2], tpts[1] + tpts[3], tricks[1] + tricks[3],
+        kv[K_TRICK_POINT], kv[K_MARK_FULL] != 0)
+    row[C_TEAM_PTS] = pts0
+    row[C_TEAM_PTS + 1] = pts1
+    row[C_VOID] = win_team < 0
+    row[C_WIN_TEAM] = win_team
+    row[C_DEALER_WON] = win_team == TEAM_OF[dealer]
+    for p in range(4):
+        row[C_SCORE + p] = mark0 if TEAM_OF[p] == 0 else mark1
+    return state
+
+
+# --- batch kernels ---------------------------------------------------------------------
+@batch
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+                 rules: np.ndarray, strength: np.ndarray, points: np.ndarray,
+                 record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    out = np.zeros((count, N_DEAL_COLS), dtype=np.int64)
+    n_rec = count if record else 1
+    dealt = np.full((n_rec, 4, HAND), -1, dtype=np.int64)
+    hands = np.full((n_rec, 4, HAND), -1, dtype=np.int64)
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    w, work_hands, legal = workspace()
+    for i in range(count):
+        d = start + i
+        for c in range(N_CARDS):
+            deck[c] = c
+        rng.shuffle(rng.stream(seed, d, 0, rng.SHUFFLE), deck, N_CARDS)
+        dealer = d % 4
+        out[i, C_DEAL] = d
+        out[i, C_DEALER] = dealer
+        j = i if record else 0
+        play_deal(deck, dealer, pol, kv, rules, strength, points,
+                  rng.stream(seed, d, 0, rng.POLICY), out[i], dealt[j], hands[j], w,
+                  work_hands, legal)
+    return out, dealt, hands
+
+
+@batch
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+                   rules: np.ndarray, strength: np.ndarray, points: np.ndarray) -> np.ndarray:
+    out = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    row = np.zeros(N_DEAL_COLS, dtype=np.int64)
+    dealt = np.empty((4, HAND), dtype=np.int64)
+    hands = np.empty((4, HAND), dtype=np.int64)
+    w, work_hands, legal = workspace()
+    target = kv[K_TARGET]
+    for i in range(count):
+        m = start + i
+        _, first = rng.below(rng.stream(seed, m, 0, rng.SETUP), 4)
+        dealer = first
+        score0 = 0
+        score1 = 0
+        n_deals = 0
+        n_void = 0
+        run_team = -1  # team on a run of consecutive deal wins, and its length
+        run = 0
+        winner = -1
+        by_two = False
+        while n_deals < kv[K_MAX_DEALS]:
+            for c in range(N_CARDS):
+                deck[c] = c
+            rng.shuffle(rng.stream(seed, m, n_deals + 1, rng.SHUFFLE), deck, N_CARDS)
+            for j in range(N_DEAL_COLS):
+                row[j] = 0
+            play_deal(deck, dealer, pol, kv, rules, strength, points,
+                      rng.stream(seed, m, n_deals + 1, rng.POLICY), row, dealt, hands, w,
+                      work_hands, legal)
+            n_deals += 1
+            score0 += row[C_SCORE]
+            score1 += row[C_SCORE + 1]
+            win_team = row[C_WIN_TEAM]
+            if win_team < 0:
+                n_void += 1
+                run_team = -1
+                run = 0
+            elif win_team == run_team:
+                run += 1
+            else:
+                run_team = win_team
+                run = 1
+            dealer = (dealer + 1) % 4  # the deal passes to the left
+            # Only the deal's winner marks, so at most one team reaches the target.
+            if score0 >= target or score1 >= target:
+                winner = 0 if score0 >= target else 1
+                break
+            if kv[K_TWO_IN_A_ROW] and run >= 2:
+                winner = run_team
+                by_two = True
+                break
+        out[i, M_MATCH] = m
+        out[i, M_FIRST] = first
+        out[i, M_WINNER] = winner
+        out[i, M_N_DEALS] = n_deals
+        for p in range(4):
+            out[i, M_FINAL + p] = score0 if TEAM_OF[p] == 0 else score1
+        out[i, M_N_VOID] = n_void
+        out[i, M_BY_TWO] = by_two
+        out[i, M_CAPPED] = winner < 0
+    return out
+
+
+# --- entry points for the runner -----------------------------------------------------
+def _setup(knobs: ManilleKnobs, policies: tuple[str, ...]):
+    return policy_codes(policies), _vector(knobs), rules_for(knobs), STRENGTH, POINTS
+
+
+def run_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
+              count: int, record_hands: bool = False) -> KernelOutput:
+    pol, kv, rules, strength, points = _setup(knobs, policies)
+    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, pol, kv, rules, strength,
+                                      points, record_hands)
+    if not record_hands:
+        return KernelOutput(rows)
+    return KernelOutput(rows, dealt=dealt, hands=hands)
+
+
+def run_matches(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
+                count: int) -> KernelOutput:
+    pol, kv, rules, strength, points = _setup(knobs, policies)
+    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules,
+                                       strength, points))
+
+
+GAME = Game(
+    slug="manille",
+    title="Manille",
+    description="classic Manille, 4 players in 2 teams: 8 cards each in packets of 2, "
+                "trump = the dealer's last card, must follow / overplay / trump / "
+                "overtrump, 68-point deals (34-34 void), match to 100",
+    deck=DECK,
+    knobs=ManilleKnobs,
+    players=lambda k: 4,
+    deal_columns=deal_columns,
+    match_columns=match_columns,
+    run_deals=run_deals,
+    run_matches=run_matches,
+    players_text="4",
+)

@@ -139,36 +139,36 @@ def _bool_rate(lf: pl.LazyFrame, col: str, where: pl.Expr | None) -> tuple[int, 
     return int(k or 0), int(n or 0)
 
 
-def run_summary(lf: pl.LazyFrame, level: str, rows: int, seconds: float) -> str:
-    """rows, time, rows/s, mean of every score column; at deal level taker share & made."""
-    unit = "deals" if level == "deal" else "matches"
-    rate = f"{rows / seconds:,.0f}" if seconds > 0 else "-"
-    out: list[list[Any]] = [["rows", f"{rows:,}"], ["time (s)", f"{seconds:.3f}"],
-                            [f"{unit}/s", rate]]
-    schema = lf.collect_schema()
-    score = [c for c, t in schema.items()
-             if (c.startswith("score_s") or c.startswith("final_score_s")) and t.is_numeric()]
-    extra: list[pl.Expr] = [pl.col(c).cast(pl.Float64).mean().alias(c) for c in score]
-    if level == "deal" and "taker" in schema:
-        extra.append((pl.col("taker") >= 0).cast(pl.Float64).mean().alias("taker share"))
-    if level == "deal" and "made" in schema:
-        extra.append(pl.col("made").cast(pl.Float64).mean().alias("made (mean)"))
-    if level == "match" and "winner" in schema:
-        for t in (0, 1):
-            extra.append((pl.col("winner") == t).cast(pl.Float64).mean()
-                         .alias(f"winner = team {t}"))
-    if extra:
-        vals = lf.select(extra).collect().row(0, named=True)
-        out += [[f"mean {k}" if k in score else k, "-" if v is None else f"{v:.4f}"]
-                for k, v in vals.items()]
-    return table(["summary", "value"], out, right=[False, True])
-
-
-def demo_summary(lf: pl.LazyFrame, n_players: int, seconds: float) -> str:
+def run_summary(lf: pl.LazyFrame, level: str, n_players: int, seconds: float) -> str:
+    """Deal level: the demo's rates and per-seat / per-dealer-position mean scores;
+    match level: each team's (or seat's) match win rate and the mean match length. Every
+    figure carries its sample size and a 95% interval."""
+    if level == "deal":
+        return deal_summary(lf, n_players, seconds)
     schema = lf.collect_schema()
     rows = lf.select(pl.len()).collect().item()
-    lines = [f"{rows:,} deals in {seconds:.2f} s = {rows / seconds:,.0f} deals/s "
-             "(kernel + frame + Parquet)"]
+    lines = [f"{rows:,} matches in {seconds:.2f} s = {rows / seconds:,.0f} matches/s"]
+    rates: list[list[Any]] = []
+    if "winner" in schema:
+        winners = lf.select(pl.col("winner").value_counts(sort=True)).collect().unnest("winner")
+        for w, k in sorted(winners.iter_rows()):
+            label = "no winner (capped)" if w < 0 else f"winner = {w}"
+            rates.append(_pct_row(label, int(k), rows))
+        lines += ["", table(["match result", "share", "95% Wilson", "n"], rates,
+                            right=[False, True, True, True])]
+    if "n_deals" in schema:
+        m, sd = lf.select(pl.col("n_deals").cast(pl.Float64).mean().alias("mean"),
+                          pl.col("n_deals").cast(pl.Float64).std().alias("sd")).collect().row(0)
+        lines += ["", table(["match length", "mean", "95% CI", "n"],
+                            [_mean_row("deals per match", m, sd, rows)],
+                            right=[False, True, True, True])]
+    return "\n".join(lines)
+
+
+def deal_summary(lf: pl.LazyFrame, n_players: int, seconds: float) -> str:
+    schema = lf.collect_schema()
+    rows = lf.select(pl.len()).collect().item()
+    lines = [f"{rows:,} deals in {seconds:.2f} s = {rows / seconds:,.0f} deals/s"]
     rates: list[list[Any]] = []
     has_taker = "taker" in schema
     taken = pl.col("taker") >= 0 if has_taker else None
@@ -276,7 +276,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"{p.game.slug}: {p.n:,} {p.unit}, seed {p.seed}, policies {','.join(p.policies)}, "
           f"jobs {p.jobs}, chunk {p.chunk_size:,}"
           + (f", knobs {changed}" if changed else ""))
-    print(run_summary(lf, p.level, p.n, seconds))
+    print(run_summary(lf, p.level, p.game.players(p.knobs), seconds))
     if args.out is not None:
         print(f"wrote {args.out}")
     return 0
@@ -291,7 +291,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     execute_to_parquet(p, out)
     seconds = time.perf_counter() - t0
-    print(demo_summary(pl.scan_parquet(out), p.game.players(p.knobs), seconds))
+    print(deal_summary(pl.scan_parquet(out), p.game.players(p.knobs), seconds))
     print(f"\nwrote {out}; explore it with polars: pl.read_parquet({str(out)!r})")
     return 0
 

@@ -1,23 +1,29 @@
 """What trick-taking games share: legal cards, the trick winner, card points, and the
 building blocks of heuristic card play.
 
-Conventions (all kernels):
+Representation (all kernels):
 
-* a card is an int id into the game's deck; ``suit_of[c]`` is its suit code
-  (``simlab.decks``), ``strength[c]`` its rank order *for this deal* (the game fills it
-  from its trump and plain tables once trump is known), ``points[c]`` its card points;
-* a hand is a row of card ids, ``hand[:n]``; a trick is ``cards[:n]`` with the seat that
-  played each card in ``seats[:n]``; ``team_of[seat]`` gives each seat's side (a seat's
-  own number in games without partners);
-* ``trump`` is a suit code, or -1 when there is no trump;
-* Excuse-like cards (suit ``EXCUSE_SUIT``) may always be played and never win.
+* a card is an int id into the game's deck (at most 64 distinct ids); a hand or any set of
+  cards is a ``uint64`` bitmask (bit ``c`` set = card ``c`` present), so "the cards of the
+  led suit in my hand" is one AND. Decks of more than 64 cards (Tarot's 78, Bésigue's
+  multi-packs) need a two-word variant of these functions: add it here, beside these.
+* ``TrickTables`` (built once per game and knob set by ``trick_tables``) holds, for every
+  possible trump (row ``trump + 1``; row 0 = no trump): the rank order and card points
+  of each card, ``above[c]`` = the cards of c's suit that beat c, and three orderings of
+  the deck used by the heuristics (cheapest to give away, richest to load on a partner,
+  cheapest winner first);
+* a trick in progress is summarised by its led suit, the card currently winning it and
+  the seat that played it (``update_trick`` maintains them card by card);
+* ``trump`` is a suit code, or -1 when there is no trump; Excuse-like cards (suit
+  ``EXCUSE_SUIT``) may always be played and never win.
 
 A game states its obligations of play as a ``rules`` int64 array indexed by the ``R_*``
-constants below (build it with ``make_rules``), so one ``legal_mask`` serves Belote,
-Manille, Tarot, ...
+constants (build it with ``make_rules``), so one ``legal_cards`` serves every trick game.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,17 +33,25 @@ from simlab.rng import below
 
 # --- obligations of play, as rule flags -------------------------------------------------
 R_MUST_TRUMP = 0  # void in the led suit -> must trump
-# partner exemption: 0 never; 1 any partner currently winning; 2 only the leader's partner while the lead is master
+# partner exemption: 0 never; 1 any partner currently winning; 2 only the leader's partner
+# while the lead is master
 R_PARTNER_EXEMPT = 1
-R_MUST_OVERTRUMP = 2  # a trump onto a trick holding a trump (or following a trump lead) must beat it if it can
+# a trump onto a trick holding a trump (or following a trump lead) must beat it if it can
+R_MUST_OVERTRUMP = 2
 # obliged to trump but cannot overtrump: 1 = must still play a trump, 0 = may discard anything
 R_UNDERTRUMP = 3
 R_OVERTRUMP_PARTNER = 4  # exempt (partner winning) but choosing to trump: must overtrump if able
-R_MUST_BEAT_LED = 5  # following the led suit while no trump is on the trick: must beat its best card if able
+# following the led suit while no trump is on the trick: must beat its best card if able
+R_MUST_BEAT_LED = 5
 R_BEAT_LED_PARTNER_EXEMPT = 6  # ... except when a partner is winning
-N_RULES = 7
+# following a trump lead: must play a trump higher than the best on the trick if able
+# (Belote, Tarot); without it a trump lead is an ordinary suit for R_MUST_BEAT_LED (Manille)
+R_RAISE_TRUMP_LEAD = 7
+N_RULES = 8
 
 PARTNER_NEVER, PARTNER_ANY, PARTNER_LEADER_ONLY = 0, 1, 2
+ONE = np.uint64(1)
+EMPTY = np.uint64(0)
 
 
 def make_rules(
@@ -49,6 +63,7 @@ def make_rules(
     overtrump_partner: bool = True,
     must_beat_led: bool = False,
     beat_led_partner_exempt: bool = False,
+    raise_trump_lead: bool = True,
 ) -> np.ndarray:
     r = np.zeros(N_RULES, dtype=np.int64)
     r[R_MUST_TRUMP] = must_trump
@@ -58,260 +73,262 @@ def make_rules(
     r[R_OVERTRUMP_PARTNER] = overtrump_partner
     r[R_MUST_BEAT_LED] = must_beat_led
     r[R_BEAT_LED_PARTNER_EXEMPT] = beat_led_partner_exempt
+    r[R_RAISE_TRUMP_LEAD] = raise_trump_lead
     return r
 
 
-# --- trick state -----------------------------------------------------------------------
+# --- per-trump tables ------------------------------------------------------------------
+@dataclass(frozen=True)
+class TrickTables:
+    """Row ``trump + 1`` of each table describes the deal once trump is known."""
+
+    suit_of: np.ndarray  # int64 [n_cards]
+    suit_mask: np.ndarray  # uint64 [8]: the cards of each suit code
+    excuse_mask: np.uint64
+    strength: np.ndarray  # int64 [5, n_cards]
+    points: np.ndarray  # int64 [5, n_cards]
+    above: np.ndarray  # uint64 [5, n_cards]
+    # Preference ranks used by the heuristics (lower = preferred):
+    cheap_rank: np.ndarray  # int64 [5, n_cards]: to give away: fewest points, non-trump, lowest
+    rich_rank: np.ndarray  # int64 [5, n_cards]: to load on a partner: most points, non-trump
+    win_rank: np.ndarray  # int64 [5, n_cards]: to win with: led suit before trump, lowest
+
+    def kernel_args(self) -> tuple:
+        return (self.suit_of, self.suit_mask, self.excuse_mask, self.strength, self.points,
+                self.above, self.cheap_rank, self.rich_rank, self.win_rank)
+
+
+def trick_tables(suit_of: np.ndarray, strength_trump: np.ndarray, strength_plain: np.ndarray,
+                 points_trump: np.ndarray, points_plain: np.ndarray) -> TrickTables:
+    """Tables for a suited deck whose trump suit (if any) uses ``*_trump`` values."""
+    n = len(suit_of)
+    if n > 64:
+        raise ValueError(f"the bitmask trick module holds at most 64 cards, not {n}")
+    suit_mask = np.zeros(8, dtype=np.uint64)
+    for c in range(n):
+        suit_mask[suit_of[c]] |= np.uint64(1) << np.uint64(c)
+    shape = (5, n)
+    strength = np.zeros(shape, dtype=np.int64)
+    points = np.zeros(shape, dtype=np.int64)
+    above = np.zeros(shape, dtype=np.uint64)
+    cheap = np.zeros(shape, dtype=np.int64)
+    rich = np.zeros(shape, dtype=np.int64)
+    win = np.zeros(shape, dtype=np.int64)
+    for row, trump in enumerate(range(-1, 4)):
+        is_t = suit_of == trump
+        strength[row] = np.where(is_t, strength_trump, strength_plain)
+        points[row] = np.where(is_t, points_trump, points_plain)
+        for c in range(n):
+            same = (suit_of == suit_of[c]) & (strength[row] > strength[row, c])
+            above[row, c] = sum((np.uint64(1) << np.uint64(d) for d in np.flatnonzero(same)),
+                                np.uint64(0))
+        cards = list(range(n))
+        orders = (
+            sorted(cards, key=lambda c: (points[row, c], is_t[c], strength[row, c], c)),
+            sorted(cards, key=lambda c: (is_t[c], -points[row, c], -strength[row, c], c)),
+            sorted(cards, key=lambda c: (is_t[c], strength[row, c], points[row, c], c)),
+        )
+        for table, order in zip((cheap, rich, win), orders, strict=True):
+            table[row, order] = np.arange(n)
+    excuse = np.uint64(0)
+    for c in range(n):
+        if suit_of[c] == EXCUSE_SUIT:
+            excuse |= np.uint64(1) << np.uint64(c)
+    return TrickTables(suit_of.astype(np.int64), suit_mask, excuse, strength, points, above,
+                       cheap, rich, win)
+
+
+# --- bit helpers ------------------------------------------------------------------------
 @hot
-def led_suit(cards: np.ndarray, n: int, suit_of: np.ndarray) -> int:
-    """Suit of the first card that is not an Excuse (-1 if none yet)."""
-    for k in range(n):
-        s = suit_of[cards[k]]
-        if s != EXCUSE_SUIT:
-            return s
-    return -1
+def bit(c: int) -> np.uint64:
+    return ONE << np.uint64(c)
 
 
 @hot
-def beats(card: int, best: int, led: int, suit_of: np.ndarray, strength: np.ndarray,
-          trump: int) -> bool:
-    """Does ``card`` beat ``best`` (the current winner, or -1) in a trick led in ``led``?"""
-    s = suit_of[card]
-    if s == EXCUSE_SUIT:
-        return False
-    if best < 0:
-        return True
-    b = suit_of[best]
-    if s == trump:
-        return b != trump or strength[card] > strength[best]
-    if b == trump or s != led:
-        return False
-    return strength[card] > strength[best]
+def has(mask: np.uint64, c: int) -> bool:
+    return (mask >> np.uint64(c)) & ONE != EMPTY
 
 
 @hot
-def winner_index(cards: np.ndarray, n: int, suit_of: np.ndarray, strength: np.ndarray,
-                 trump: int) -> int:
-    """Position in the trick of the card currently winning it (-1 if only Excuses).
+def count(mask: np.uint64) -> int:
+    n = 0
+    while mask != EMPTY:
+        mask &= mask - ONE
+        n += 1
+    return n
 
-    Between equal cards (multi-pack decks) the first one played wins."""
-    led = led_suit(cards, n, suit_of)
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % 2**64) >> 58] = _i
+_S58 = np.uint64(58)
+
+
+@hot
+def lowest(mask: np.uint64) -> int:
+    """Id of the lowest card of a non-empty ``mask`` (de Bruijn multiplication)."""
+    low = mask & (~mask + ONE)
+    return _DEBRUIJN_INDEX[np.int64((low * _DEBRUIJN) >> _S58)]
+
+
+@hot
+def nth(mask: np.uint64, k: int) -> int:
+    """Id of the k-th (0-based) card of ``mask``, lowest id first."""
+    for _ in range(k):
+        mask &= mask - ONE
+    return lowest(mask)
+
+
+@hot
+def best_in(mask: np.uint64, rank: np.ndarray) -> int:
+    """The card of ``mask`` with the lowest ``rank`` (-1 if ``mask`` is empty)."""
     best = -1
-    for k in range(n):
-        if beats(cards[k], cards[best] if best >= 0 else -1, led, suit_of, strength, trump):
-            best = k
+    best_rank = 1 << 62
+    while mask != EMPTY:
+        c = lowest(mask)
+        mask &= mask - ONE
+        if rank[c] < best_rank:
+            best_rank = rank[c]
+            best = c
     return best
 
 
 @hot
-def card_points(cards: np.ndarray, n: int, points: np.ndarray) -> int:
-    t = 0
-    for k in range(n):
-        t += points[cards[k]]
-    return t
+def cards_of(mask: np.uint64, out: np.ndarray) -> int:
+    """Write the ids in ``mask`` (ascending) to ``out``; return how many."""
+    n = 0
+    while mask != EMPTY:
+        out[n] = lowest(mask)
+        mask &= mask - ONE
+        n += 1
+    return n
 
 
-# --- legality --------------------------------------------------------------------------
+# --- trick state ------------------------------------------------------------------------
 @hot
-def legal_mask(hand: np.ndarray, n_hand: int, cards: np.ndarray, seats: np.ndarray, n: int,
-               seat: int, team_of: np.ndarray, trump: int, suit_of: np.ndarray,
-               strength: np.ndarray, rules: np.ndarray, legal: np.ndarray) -> int:
-    """Fill ``legal[:n_hand]`` for the seat about to play; return the number of legal cards."""
-    led = led_suit(cards, n, suit_of)
+def beats(card: int, win: int, trump: int, suit_of: np.ndarray, above: np.ndarray) -> bool:
+    """Does ``card`` take the lead from ``win`` (the current winner, -1 if none)?"""
+    s = suit_of[card]
+    if s == EXCUSE_SUIT:
+        return False
+    if win < 0:
+        return True
+    if has(above[win], card):  # same suit, stronger
+        return True
+    return s == trump and suit_of[win] != trump
+
+
+@hot
+def update_trick(card: int, seat: int, led: int, win: int, win_seat: int, trump: int,
+                 suit_of: np.ndarray, above: np.ndarray) -> tuple[int, int, int]:
+    """(led suit, winning card, its seat) after ``seat`` plays ``card``. An Excuse leaves
+    the led suit to the next card; between equal cards the first played wins."""
+    if led < 0 and suit_of[card] != EXCUSE_SUIT:
+        led = suit_of[card]
+    if beats(card, win, trump, suit_of, above):
+        return led, card, seat
+    return led, win, win_seat
+
+
+@hot
+def partner_winning(win: int, win_seat: int, leader: int, seat: int, team_of: np.ndarray,
+                    mode: int) -> bool:
+    if win < 0 or win_seat == seat or team_of[win_seat] != team_of[seat]:
+        return False
+    if mode == PARTNER_ANY:
+        return True
+    if mode == PARTNER_LEADER_ONLY:
+        return win_seat == leader
+    return False
+
+
+# --- legality ---------------------------------------------------------------------------
+@hot
+def legal_cards(hand: np.uint64, led: int, win: int, partner_wins: bool, trump: int,
+                suit_of: np.ndarray, suit_mask: np.ndarray, excuse_mask: np.uint64,
+                above: np.ndarray, rules: np.ndarray) -> np.uint64:
+    """The cards of ``hand`` that may be played now (a mask). ``partner_wins`` comes from
+    ``partner_winning`` with the game's ``rules[R_PARTNER_EXEMPT]`` mode."""
     if led < 0:  # leading (or only an Excuse on the table): anything goes
-        for i in range(n_hand):
-            legal[i] = True
-        return n_hand
-
-    win = winner_index(cards, n, suit_of, strength, trump)
-    win_card = cards[win]
-    trump_on_trick = trump >= 0 and suit_of[win_card] == trump
-    partner_winning = False
-    mode = rules[R_PARTNER_EXEMPT]
-    if seats[win] != seat and team_of[seats[win]] == team_of[seat]:
-        if mode == PARTNER_ANY:
-            partner_winning = True
-        elif mode == PARTNER_LEADER_ONLY:
-            partner_winning = win == 0
-
-    # Counts, written without branches: with random hands these tests are unpredictable.
-    win_strength = strength[win_card]
-    win_is_led = suit_of[win_card] == led
-    n_follow = 0
-    n_trumps = 0
-    n_higher_trump = 0
-    n_higher_led = 0
-    for i in range(n_hand):
-        c = hand[i]
-        s = suit_of[c]
-        higher = strength[c] > win_strength
-        is_led = s == led
-        is_trump = s == trump
-        n_follow += is_led
-        n_higher_led += is_led & higher & win_is_led
-        n_trumps += is_trump
-        n_higher_trump += is_trump & (higher | (not trump_on_trick))
-
-    # kind 0: any card; 1: led suit; 2: led suit, higher; 3: trumps; 4: higher trumps;
-    # 5: any non-trump or a higher trump
-    kind = 0
-    if n_follow > 0:
-        kind = 1
+        return hand
+    excuse = hand & excuse_mask
+    follow = hand & suit_mask[led]
+    trump_on = trump >= 0 and suit_of[win] == trump
+    if follow != EMPTY:
+        beat_led = rules[R_MUST_BEAT_LED] and not (rules[R_BEAT_LED_PARTNER_EXEMPT] and partner_wins)
         if led == trump:
-            if (rules[R_MUST_OVERTRUMP] or rules[R_MUST_BEAT_LED]) and n_higher_trump > 0:
-                kind = 4
-        elif (rules[R_MUST_BEAT_LED] and not trump_on_trick and n_higher_led > 0
-              and not (rules[R_BEAT_LED_PARTNER_EXEMPT] and partner_winning)):
-            kind = 2
-    elif n_trumps > 0:
-        if rules[R_MUST_TRUMP] and not partner_winning:
-            if trump_on_trick and rules[R_MUST_OVERTRUMP]:
-                if n_higher_trump > 0:
-                    kind = 4
-                elif rules[R_UNDERTRUMP]:
-                    kind = 3
-            else:
-                kind = 3
-        elif (trump_on_trick and rules[R_MUST_OVERTRUMP] and rules[R_OVERTRUMP_PARTNER]
-              and n_higher_trump > 0):
-            kind = 5
-
-    count = 0
-    for i in range(n_hand):
-        c = hand[i]
-        s = suit_of[c]
-        higher = strength[c] > win_strength
-        if kind == 0:
-            ok = True
-        elif kind == 1:
-            ok = s == led
-        elif kind == 2:
-            ok = (s == led) & higher
-        elif kind == 3:
-            ok = s == trump
-        elif kind == 4:
-            ok = (s == trump) & (higher | (not trump_on_trick))
-        else:
-            ok = (s != trump) | higher
-        ok = ok | (s == EXCUSE_SUIT)
-        legal[i] = ok
-        count += ok
-    return count
+            if rules[R_RAISE_TRUMP_LEAD] or beat_led:
+                higher = follow & above[win]
+                if higher != EMPTY:
+                    return higher | excuse
+            return follow | excuse
+        if beat_led and not trump_on:
+            higher = follow & above[win]
+            if higher != EMPTY:
+                return higher | excuse
+        return follow | excuse
+    trumps = hand & suit_mask[trump] if trump >= 0 else EMPTY
+    if trumps == EMPTY:
+        return hand
+    higher = trumps & above[win] if trump_on else trumps
+    if rules[R_MUST_TRUMP] and not partner_wins:
+        if trump_on and rules[R_MUST_OVERTRUMP]:
+            if higher != EMPTY:
+                return higher | excuse
+            if rules[R_UNDERTRUMP]:
+                return trumps | excuse
+            return hand
+        return trumps | excuse
+    if trump_on and rules[R_MUST_OVERTRUMP] and rules[R_OVERTRUMP_PARTNER] and higher != EMPTY:
+        return (hand & ~trumps) | higher
+    return hand
 
 
 # --- heuristic play building blocks -----------------------------------------------------
 @hot
-def cheapest(hand: np.ndarray, n_hand: int, legal: np.ndarray, suit_of: np.ndarray,
-             strength: np.ndarray, points: np.ndarray, trump: int) -> int:
-    """Slot of the legal card that costs least to give away: fewest points, a non-trump
-    before a trump, then the lowest rank."""
-    best = -1
-    best_key = 1 << 30
-    for i in range(n_hand):
-        if legal[i]:
-            c = hand[i]
-            key = points[c] * 10000 + (suit_of[c] == trump) * 1000 + strength[c]
-            if key < best_key:
-                best_key = key
-                best = i
-    return best
+def random_card(state: np.uint64, mask: np.uint64) -> tuple[np.uint64, int]:
+    """Uniformly random card of a non-empty ``mask``."""
+    state, k = below(state, count(mask))
+    return state, nth(mask, k)
 
 
 @hot
-def richest(hand: np.ndarray, n_hand: int, legal: np.ndarray, suit_of: np.ndarray,
-            strength: np.ndarray, points: np.ndarray, trump: int) -> int:
-    """Slot of the legal non-trump card with the most points (to load a partner's trick);
-    falls back to the cheapest card when only trumps are legal."""
-    best = -1
-    best_key = -1
-    for i in range(n_hand):
-        if legal[i] and suit_of[hand[i]] != trump:
-            c = hand[i]
-            key = points[c] * 100 + strength[c]
-            if key > best_key:
-                best_key = key
-                best = i
-    if best < 0:
-        return cheapest(hand, n_hand, legal, suit_of, strength, points, trump)
-    return best
+def winners(legal: np.uint64, win: int, trump: int, suit_of: np.ndarray, suit_mask: np.ndarray,
+            excuse_mask: np.uint64, above: np.ndarray) -> np.uint64:
+    """The legal cards that would take the lead from ``win``: stronger cards of its suit,
+    and any trump when ``win`` is not a trump (any card but an Excuse when nothing but an
+    Excuse is on the table, ``win`` = -1)."""
+    if win < 0:
+        return legal & ~excuse_mask
+    beaters = above[win]
+    if trump >= 0 and suit_of[win] != trump:
+        beaters |= suit_mask[trump]
+    return legal & beaters & ~excuse_mask
 
 
 @hot
-def cheapest_winner(hand: np.ndarray, n_hand: int, legal: np.ndarray, cards: np.ndarray,
-                    n: int, suit_of: np.ndarray, strength: np.ndarray, points: np.ndarray,
-                    trump: int) -> int:
-    """Slot of the lowest legal card that would take the lead of the trick (-1 if none);
-    a card of the led suit before a trump."""
-    led = led_suit(cards, n, suit_of)
-    win = winner_index(cards, n, suit_of, strength, trump)
-    win_card = cards[win] if win >= 0 else -1
-    best = -1
-    best_key = 1 << 30
-    for i in range(n_hand):
-        if legal[i]:
-            c = hand[i]
-            if beats(c, win_card, led, suit_of, strength, trump):
-                key = (suit_of[c] == trump) * 1000 + strength[c] * 10 + points[c] // 10
-                if key < best_key:
-                    best_key = key
-                    best = i
-    return best
+def follow_heuristic(legal: np.uint64, win: int, partner_wins: bool, last: bool, on_table: int,
+                     trump: int, suit_of: np.ndarray, suit_mask: np.ndarray,
+                     excuse_mask: np.uint64, above: np.ndarray, points: np.ndarray,
+                     cheap_rank: np.ndarray, rich_rank: np.ndarray, win_rank: np.ndarray,
+                     win_min_points: int) -> int:
+    """Second-or-later card of a trick: load points on a winning partner (never a trump);
+    otherwise win as cheaply as possible when the trick is worth it (or nobody plays after
+    us); otherwise shed the cheapest card. ``on_table``: points already in the trick."""
+    if partner_wins:
+        plain = legal & ~suit_mask[trump] if trump >= 0 else legal
+        if plain != EMPTY:
+            return best_in(plain, rich_rank)
+        return best_in(legal, cheap_rank)
+    c = best_in(winners(legal, win, trump, suit_of, suit_mask, excuse_mask, above), win_rank)
+    if c >= 0 and (last or on_table + points[c] >= win_min_points):
+        return c
+    return best_in(legal, cheap_rank)
 
 
 @hot
-def random_legal(state: np.uint64, legal: np.ndarray, n_hand: int,
-                 n_legal: int) -> tuple[np.uint64, int]:
-    """Uniformly random legal slot."""
-    state, k = below(state, n_legal)
-    for i in range(n_hand):
-        if legal[i]:
-            if k == 0:
-                return state, i
-            k -= 1
-    return state, -1
-
-
-@hot
-def follow_heuristic(hand: np.ndarray, n_hand: int, legal: np.ndarray, cards: np.ndarray,
-                     seats: np.ndarray, n: int, seat: int, n_players: int,
-                     team_of: np.ndarray, suit_of: np.ndarray, strength: np.ndarray,
-                     points: np.ndarray, trump: int, win_min_points: int) -> int:
-    """Second-or-later card of a trick: load points on a winning partner; otherwise win as
-    cheaply as possible when the trick is worth it (or nobody plays after us); otherwise
-    shed the cheapest card."""
-    win = winner_index(cards, n, suit_of, strength, trump)
-    if win >= 0 and team_of[seats[win]] == team_of[seat]:
-        return richest(hand, n_hand, legal, suit_of, strength, points, trump)
-    w = cheapest_winner(hand, n_hand, legal, cards, n, suit_of, strength, points, trump)
-    if w >= 0:
-        last = n == n_players - 1
-        on_table = card_points(cards, n, points)
-        if last or on_table + points[hand[w]] >= win_min_points:
-            return w
-    return cheapest(hand, n_hand, legal, suit_of, strength, points, trump)
-
-
-@hot
-def is_master(card: int, gone: np.ndarray, hand: np.ndarray, n_hand: int,
-              strength: np.ndarray, suit_lo: int, suit_hi: int) -> bool:
-    """No card of the same suit still unseen by this player (not played, not in hand) ranks
-    higher. ``gone[c]`` is nonzero for cards already played; the suit's cards are ids
-    ``suit_lo .. suit_hi - 1`` (decks are suit-major)."""
-    for c in range(suit_lo, suit_hi):
-        if strength[c] > strength[card] and not gone[c]:
-            mine = False
-            for i in range(n_hand):
-                if hand[i] == c:
-                    mine = True
-                    break
-            if not mine:
-                return False
-    return True
-
-
-@hot
-def remove_slot(hand: np.ndarray, n_hand: int, slot: int) -> int:
-    """Remove ``hand[slot]`` keeping the other cards' order; returns the new size."""
-    for i in range(slot, n_hand - 1):
-        hand[i] = hand[i + 1]
-    return n_hand - 1
+def is_master(card: int, unseen: np.uint64, above: np.ndarray) -> bool:
+    """No card still unseen by this player (not played, not in hand) beats ``card`` in
+    its suit."""
+    return above[card] & unseen == EMPTY

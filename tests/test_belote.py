@@ -15,7 +15,7 @@ import pytest
 
 from simlab.games import belote as B
 from simlab.games.base import to_frame
-from simlab.tricks import legal_mask
+from simlab.tricks import R_PARTNER_EXEMPT, legal_cards, partner_winning, update_trick
 
 HEUR = ("heuristic",) * 4
 RAND = ("random",) * 4
@@ -54,92 +54,94 @@ def test_queen_five_reproduces_seed_as_printed():
 
 
 # --- obligations of play ------------------------------------------------------------------
-def legal_cards(hand_labels, trick_labels, trick_seats, seat, trump, **knobs) -> set[str]:
+def mask(labels) -> np.uint64:
+    m = np.uint64(0)
+    for c in labels:
+        m |= np.uint64(1) << np.uint64(card(c))
+    return m
+
+
+def trick_state(trick_labels, trick_seats, trump, tb):
+    led, win, win_seat = -1, -1, -1
+    for c, seat in zip(trick_labels, trick_seats, strict=True):
+        led, win, win_seat = update_trick(card(c), seat, led, win, win_seat, trump, tb.suit_of,
+                                          tb.above[trump + 1])
+    return led, win, win_seat
+
+
+def legal(hand_labels, trick_labels, trick_seats, seat, trump, **knobs) -> set[str]:
     k = B.BeloteKnobs(**knobs)
-    strength = np.zeros(32, dtype=np.int64)
-    points = np.zeros(32, dtype=np.int64)
-    pt, pp = B.point_tables(k.queen_points)
-    B.fill_tables(trump, pt, pp, strength, points)
-    hand = np.array([card(c) for c in hand_labels], dtype=np.int64)
-    cards = np.array([card(c) for c in trick_labels] + [-1] * (4 - len(trick_labels)),
-                     dtype=np.int64)
-    seats = np.array(list(trick_seats) + [-1] * (4 - len(trick_seats)), dtype=np.int64)
-    legal = np.zeros(8, dtype=np.bool_)
-    suit_of = np.arange(32, dtype=np.int64) // 8
-    n = legal_mask(hand, len(hand), cards, seats, len(trick_labels), seat, B.TEAM_OF, trump,
-                   suit_of, strength, B._rules(k), legal)
-    got = {hand_labels[i] for i in range(len(hand)) if legal[i]}
-    assert n == len(got)
-    return got
+    tb = B.tables(k)
+    rules = B._rules(k)
+    led, win, win_seat = trick_state(trick_labels, trick_seats, trump, tb)
+    leader = trick_seats[0] if trick_seats else seat
+    pw = partner_winning(win, win_seat, leader, seat, B.TEAM_OF, rules[R_PARTNER_EXEMPT])
+    got = legal_cards(mask(hand_labels), led, win, pw, trump, tb.suit_of, tb.suit_mask,
+                      tb.excuse_mask, tb.above[trump + 1], rules)
+    return {c for c in hand_labels if int(got) >> card(c) & 1}
 
 
 def test_must_follow_suit():
-    assert legal_cards(["7♥", "K♥", "A♣"], ["10♥"], [1], 2, SPADES) == {"7♥", "K♥"}
+    assert legal(["7♥", "K♥", "A♣"], ["10♥"], [1], 2, SPADES) == {"7♥", "K♥"}
 
 
 def test_catalogue_play_example_must_trump_against_opponent():
     # Trump ♠; an opponent leads A♦ and is winning; no ♦, holding 8♠ -> must trump.
-    assert legal_cards(["8♠", "7♣", "K♥"], ["A♦"], [1], 2, SPADES) == {"8♠"}
+    assert legal(["8♠", "7♣", "K♥"], ["A♦"], [1], 2, SPADES) == {"8♠"}
 
 
 def test_catalogue_play_example_partner_master_frees_discard():
     # Same hand, the partner (seat 0) led A♦: discard 7♣ allowed (or trump).
-    assert legal_cards(["8♠", "7♣", "K♥"], ["A♦"], [0], 2, SPADES) == {"8♠", "7♣", "K♥"}
+    assert legal(["8♠", "7♣", "K♥"], ["A♦"], [0], 2, SPADES) == {"8♠", "7♣", "K♥"}
 
 
 def test_must_overtrump_opponent():
     # ♦ led by partner, opponent trumped with 9♠ (winning): I must beat it with J♠ only.
-    assert legal_cards(["J♠", "7♠", "K♥"], ["A♦", "9♠"], [0, 1], 2, SPADES) == {"J♠"}
+    assert legal(["J♠", "7♠", "K♥"], ["A♦", "9♠"], [0, 1], 2, SPADES) == {"J♠"}
 
 
 def test_must_undertrump_when_cannot_overtrump():
     # Opponent's J♠ is unbeatable: literal "il doit couper" -> a trump is still required.
-    assert legal_cards(["8♠", "7♠", "K♥"], ["A♦", "J♠"], [0, 1], 2, SPADES) == {"8♠", "7♠"}
-    free = legal_cards(["8♠", "7♠", "K♥"], ["A♦", "J♠"], [0, 1], 2, SPADES,
+    assert legal(["8♠", "7♠", "K♥"], ["A♦", "J♠"], [0, 1], 2, SPADES) == {"8♠", "7♠"}
+    free = legal(["8♠", "7♠", "K♥"], ["A♦", "J♠"], [0, 1], 2, SPADES,
                        must_undertrump=False)
     assert free == {"8♠", "7♠", "K♥"}
 
 
 def test_trump_lead_must_go_higher():
     # Trump ♥ led with the 10♥: holding A♥ (higher) and 8♥, the A♥ is forced.
-    assert legal_cards(["A♥", "8♥", "7♣"], ["10♥"], [3], 0, HEARTS) == {"A♥"}
+    assert legal(["A♥", "8♥", "7♣"], ["10♥"], [3], 0, HEARTS) == {"A♥"}
     # No higher trump: any trump.
-    assert legal_cards(["Q♥", "8♥", "7♣"], ["9♥"], [3], 0, HEARTS) == {"Q♥", "8♥"}
+    assert legal(["Q♥", "8♥", "7♣"], ["9♥"], [3], 0, HEARTS) == {"Q♥", "8♥"}
 
 
 def test_overtrump_partner_when_choosing_to_trump():
     # Partner (seat 0) trumped with 10♠ and wins; I (seat 2) am void in ♦: I may discard,
     # but a trump I play must beat the 10♠ (catalogue #9) unless the knob says otherwise.
-    got = legal_cards(["A♠", "7♠", "K♥"], ["A♦", "10♠", "7♦"], [3, 0, 1], 2, SPADES)
+    got = legal(["A♠", "7♠", "K♥"], ["A♦", "10♠", "7♦"], [3, 0, 1], 2, SPADES)
     assert got == {"A♠", "K♥"}
-    got = legal_cards(["A♠", "7♠", "K♥"], ["A♦", "10♠", "7♦"], [3, 0, 1], 2, SPADES,
+    got = legal(["A♠", "7♠", "K♥"], ["A♦", "10♠", "7♦"], [3, 0, 1], 2, SPADES,
                       overtrump_partner=False)
     assert got == {"A♠", "7♠", "K♥"}
 
 
 def test_trick_winner_order():
-    from simlab.tricks import winner_index
-    strength = np.zeros(32, dtype=np.int64)
-    points = np.zeros(32, dtype=np.int64)
-    pt, pp = B.point_tables(3)
-    B.fill_tables(HEARTS, pt, pp, strength, points)
-    suit_of = np.arange(32, dtype=np.int64) // 8
+    tb = B.tables(B.BeloteKnobs())
 
     def win(labels):
-        cards = np.array([card(c) for c in labels], dtype=np.int64)
-        return labels[winner_index(cards, len(labels), suit_of, strength, HEARTS)]
+        return B.DECK.labels[trick_state(labels, [0, 1, 2, 3][:len(labels)], HEARTS, tb)[1]]
 
     assert win(["10♣", "A♣", "J♣", "K♠"]) == "A♣"
     assert win(["10♣", "A♣", "7♥", "K♠"]) == "7♥"
     assert win(["A♥", "9♥", "J♥", "10♥"]) == "J♥"
     assert win(["A♥", "9♥", "K♥", "10♥"]) == "9♥"
+    points = tb.points[HEARTS + 1]
     assert points[card("J♥")] == 20 and points[card("9♥")] == 14 and points[card("J♣")] == 2
 
 
 # --- announcements --------------------------------------------------------------------------
 def ann(labels, trump=SPADES, **knobs):
-    hand = np.array([card(c) for c in labels], dtype=np.int64)
-    return B.announcement(hand, len(hand), trump, kv(**knobs))
+    return B.announcement(mask(labels), trump, kv(**knobs))
 
 
 def test_announcement_values():

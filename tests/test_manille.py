@@ -17,7 +17,7 @@ from simlab.games import get_game
 from simlab.games import manille as M
 from simlab.knobs import SimlabError
 from simlab.runner import simulate
-from simlab.tricks import legal_mask
+from simlab.tricks import R_PARTNER_EXEMPT, bit, legal_cards, partner_winning, update_trick
 
 DECK = M.DECK
 SUIT_OF = DECK.suit
@@ -34,19 +34,23 @@ def cid(label: str) -> int:
 def legal(hand: list[str], trick: list[tuple[int, str]], seat: int, trump: int,
           **knobs) -> set[str]:
     """Legal cards of ``seat`` holding ``hand`` after ``trick`` [(seat, card), ...]."""
-    rules = M.rules_for(M.ManilleKnobs(**knobs))
-    h = np.array([cid(c) for c in hand], dtype=np.int64)
-    cards = np.full(4, -1, dtype=np.int64)
-    seats = np.full(4, -1, dtype=np.int64)
-    for k, (s, c) in enumerate(trick):
-        cards[k] = cid(c)
-        seats[k] = s
-    mask = np.zeros(8, dtype=np.bool_)
-    n = legal_mask(h, len(hand), cards, seats, len(trick), seat, M.TEAM_OF, trump, SUIT_OF,
-                   M.STRENGTH, rules, mask)
-    out = {c for c, ok in zip(hand, mask[:len(hand)], strict=True) if ok}
-    assert n == len(out)
-    return out
+    k = M.ManilleKnobs(**knobs)
+    rules = M.rules_for(k)
+    tb = M.tables(k)
+    above = tb.above[trump + 1]
+    led, win, win_seat = -1, -1, -1
+    for s, c in trick:
+        led, win, win_seat = update_trick(cid(c), s, led, win, win_seat, trump, tb.suit_of,
+                                          above)
+    leader = trick[0][0] if trick else seat
+    pw = partner_winning(win, win_seat, leader, seat, M.TEAM_OF, rules[R_PARTNER_EXEMPT])
+    h = np.uint64(0)
+    for c in hand:
+        h |= bit(cid(c))
+    mask = legal_cards(h, led, win, pw, trump, tb.suit_of, tb.suit_mask, tb.excuse_mask,
+                       above, rules)
+    assert mask & ~h == 0  # only cards of the hand
+    return {c for c in hand if mask & bit(cid(c))}
 
 
 # --- (a) obligations of play: the catalogue's worked examples 4-6 ------------------------
@@ -110,6 +114,31 @@ def test_partner_exception_leader_only_vs_any_partner():
 def test_trump_lead_must_be_overplayed():
     assert legal(["10♣", "7♣", "K♠"], [(0, "A♣")], 1, CLUBS) == {"10♣"}
     assert legal(["Q♣", "7♣", "K♠"], [(0, "A♣")], 1, CLUBS) == {"Q♣", "7♣"}
+
+
+def test_trump_lead_is_an_ordinary_suit_for_the_overplay_knobs():
+    # must_overplay_in_suit=false: following a trump lead, any trump will do
+    assert legal(["10♣", "7♣", "K♠"], [(0, "A♣")], 1, CLUBS,
+                 must_overplay_in_suit=False) == {"10♣", "7♣"}
+    # the best trump on the trick, not the last one, is the card to beat
+    assert legal(["A♣", "Q♣"], [(0, "K♣"), (1, "7♣")], 2, CLUBS) == {"A♣"}
+    # partner (seat 0) led the K of trump and is winning: overplay by default...
+    trick = [(0, "K♣"), (1, "7♣")]
+    assert legal(["10♣", "8♣", "A♠"], trick, 2, CLUBS) == {"10♣"}
+    # ... freed by partner_overplay_exempt, in both partner_exception modes
+    for mode in ("any_partner", "leader_only"):
+        assert legal(["10♣", "8♣", "A♠"], trick, 2, CLUBS, partner_overplay_exempt=True,
+                     partner_exception=mode) == {"10♣", "8♣"}
+    # an opponent overplayed my partner's trump lead: the obligation is back
+    assert legal(["10♣", "8♣"], [(0, "K♣"), (1, "A♣")], 2, CLUBS,
+                 partner_overplay_exempt=True) == {"10♣"}
+    # my partner (seat 1) overplayed the opponent's lead: any_partner frees me, not
+    # leader_only (my partner is not the leader)
+    trick = [(0, "K♣"), (1, "A♣"), (2, "7♣")]
+    assert legal(["10♣", "8♣"], trick, 3, CLUBS, partner_overplay_exempt=True) == {
+        "10♣", "8♣"}
+    assert legal(["10♣", "8♣"], trick, 3, CLUBS, partner_overplay_exempt=True,
+                 partner_exception="leader_only") == {"10♣"}
 
 
 # --- (b) scoring: examples 1-3 --------------------------------------------------------
@@ -285,7 +314,7 @@ def test_match_two_in_a_row_and_cap():
 def test_runner_rows_do_not_depend_on_chunks():
     ref = simulate("manille", 300, seed=3, record_hands=True)
     assert ref.equals(simulate("manille", 300, seed=3, record_hands=True, chunk_size=70))
-    assert ref["trump"].dtype == pl.Categorical and ref["void_deal"].dtype == pl.Boolean
+    assert isinstance(ref["trump"].dtype, pl.Enum) and ref["void_deal"].dtype == pl.Boolean
     assert ref["dealt_s0"].list.len().to_list() == [8] * 300
     m = simulate("manille", 20, seed=3, level="match")
     assert m.equals(simulate("manille", 20, seed=3, level="match", chunk_size=7))

@@ -90,19 +90,21 @@ def policy_codes(names: tuple[str, ...]) -> np.ndarray:
 def to_frame(out: KernelOutput, columns: list[Column], labels: tuple[str, ...],
              n_players: int) -> pl.DataFrame:
     """Typed polars frame from a kernel's int matrix (and recorded hands)."""
-    rows = out.rows
+    cols = np.ascontiguousarray(out.rows.T)  # one pass; every column is then contiguous
+    lo = cols.min(axis=1) if cols.shape[1] else np.zeros(len(columns), dtype=np.int64)
+    hi = cols.max(axis=1) if cols.shape[1] else np.zeros(len(columns), dtype=np.int64)
     data: dict[str, pl.Series] = {}
     for j, col in enumerate(columns):
-        v = rows[:, j]
+        v = cols[j]
         if col.kind == INT:
-            s = pl.Series(col.name, v, dtype=pl.Int64)
-            if v.size and v.min() >= -(2**31) and v.max() < 2**31:
-                s = s.cast(pl.Int32)
+            fits = lo[j] >= -(2**31) and hi[j] < 2**31
+            s = pl.Series(col.name, v.astype(np.int32) if fits else v)
         elif col.kind == BOOL:
             s = pl.Series(col.name, v != 0, dtype=pl.Boolean)
         elif col.kind == OPT_BOOL:
-            s = pl.Series(col.name, v != 0, dtype=pl.Boolean)
-            s = pl.select(pl.when(pl.lit(pl.Series(v)) >= 0).then(s)).to_series().alias(col.name)
+            s = pl.Series(col.name, v > 0, dtype=pl.Boolean)
+            if lo[j] < 0:
+                s = s.scatter(np.flatnonzero(v < 0), None)
         else:
             s = _labelled(col.name, v, col.kind)
         data[col.name] = s
@@ -114,10 +116,18 @@ def to_frame(out: KernelOutput, columns: list[Column], labels: tuple[str, ...],
     return frame
 
 
+def _enum(labels: tuple[str, ...]) -> tuple[pl.Series, np.ndarray]:
+    """An Enum series of the distinct labels followed by a null, and the index of each
+    label in it (multi-pack decks repeat labels)."""
+    distinct = list(dict.fromkeys(labels))
+    table = pl.Series(distinct + [None], dtype=pl.String).cast(pl.Enum(distinct))
+    index = np.array([distinct.index(x) for x in labels] + [len(distinct)], dtype=np.int64)
+    return table, index
+
+
 def _labelled(name: str, codes: np.ndarray, labels: tuple[str, ...]) -> pl.Series:
-    table = pl.Series(name, list(labels) + [None], dtype=pl.String)
-    idx = np.where(codes < 0, len(labels), codes)
-    return table.gather(idx).cast(pl.Categorical)
+    table, index = _enum(labels)
+    return table.gather(index[codes]).alias(name)  # code -1 picks the trailing null
 
 
 def _card_lists(name: str, cards: np.ndarray, labels: tuple[str, ...]) -> pl.Series:

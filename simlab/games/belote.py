@@ -27,15 +27,25 @@ from simlab.games.base import (
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, knob
 from simlab.tricks import (
+    EMPTY,
+    ONE,
     PARTNER_ANY,
-    cheapest,
+    R_PARTNER_EXEMPT,
+    TrickTables,
+    best_in,
+    bit,
+    cards_of,
+    count,
     follow_heuristic,
+    has,
     is_master,
-    legal_mask,
+    legal_cards,
+    lowest,
     make_rules,
-    random_legal,
-    remove_slot,
-    winner_index,
+    partner_winning,
+    random_card,
+    trick_tables,
+    update_trick,
 )
 
 # --- deck and tables ----------------------------------------------------------------
@@ -126,7 +136,7 @@ def _rules(k: BeloteKnobs) -> np.ndarray:
     # (also on a trump lead); a partner winning frees you to discard.
     return make_rules(must_trump=True, partner_exempt=PARTNER_ANY, must_overtrump=True,
                       undertrump=k.must_undertrump, overtrump_partner=k.overtrump_partner,
-                      must_beat_led=False)
+                      must_beat_led=False, raise_trump_lead=True)
 
 
 # --- result columns -----------------------------------------------------------------
@@ -175,31 +185,32 @@ N_MATCH_COLS = 13
 
 
 # --- the deal, one function per phase -------------------------------------------------
+ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
+ACES = np.uint64(sum(1 << (s * 8 + RA) for s in range(4)))
+
+
 @hot
-def trump_strength_score(hand: np.ndarray, n: int, extra: int, suit: int) -> int:
+def trump_strength_score(hand: np.uint64, turned: int, suit: int, suit_mask: np.ndarray) -> int:
     """Hand strength for taking ``suit``: 4 J + 3 nine + 2 A + 1 per other trump
-    + 1 per side ace, counting ``extra`` (the turned card the taker receives)."""
-    s = 0
-    for i in range(n + 1):
-        c = extra if i == n else hand[i]
-        r = c % 8
-        if c // 8 == suit:
-            s += 4 if r == RJ else 3 if r == R9 else 2 if r == RA else 1
-        elif r == RA:
-            s += 1
-    return s
+    + 1 per side ace, counting the turned card (the taker receives it)."""
+    h = hand | bit(turned)
+    trumps = h & suit_mask[suit]
+    j = has(h, suit * 8 + RJ)
+    nine = has(h, suit * 8 + R9)
+    ace = has(h, suit * 8 + RA)
+    return 3 * j + 2 * nine + ace + count(trumps) + count(h & ACES & ~suit_mask[suit])
 
 
 @hot
-def auction(hands: np.ndarray, nh: np.ndarray, turned: int, dealer: int, pol: np.ndarray,
-            kv: np.ndarray, state: np.uint64) -> tuple[np.uint64, int, int, int]:
+def auction(hands: np.ndarray, turned: int, dealer: int, pol: np.ndarray, kv: np.ndarray,
+            suit_mask: np.ndarray, state: np.uint64) -> tuple[np.uint64, int, int, int]:
     """Two rounds from the dealer's left: take the turned suit, then any other suit.
     Returns (state, taker, trump, round) with taker -1 when all pass twice."""
     turned_suit = turned // 8
     for k in range(4):
         p = (dealer + 1 + k) % 4
         if pol[p] == HEURISTIC:
-            take = trump_strength_score(hands[p], nh[p], turned, turned_suit) >= kv[K_TAKE1]
+            take = trump_strength_score(hands[p], turned, turned_suit, suit_mask) >= kv[K_TAKE1]
         else:
             state, x = rng.below(state, 2)
             take = x == 1
@@ -213,7 +224,7 @@ def auction(hands: np.ndarray, nh: np.ndarray, turned: int, dealer: int, pol: np
             for s in range(4):
                 if s == turned_suit and not kv[K_ROUND2_ANY]:
                     continue
-                sc = trump_strength_score(hands[p], nh[p], turned, s)
+                sc = trump_strength_score(hands[p], turned, s, suit_mask)
                 if sc > best_s:
                     best_s = sc
                     best = s
@@ -231,8 +242,7 @@ def auction(hands: np.ndarray, nh: np.ndarray, turned: int, dealer: int, pol: np
 
 
 @hot
-def announcement(hand: np.ndarray, n: int, trump: int, kv: np.ndarray
-                 ) -> tuple[int, int, int]:
+def announcement(hand: np.uint64, trump: int, kv: np.ndarray) -> tuple[int, int, int]:
     """(total points, strength key of the best combination, kind of the best) of a hand.
 
     Sequences run in the natural order 7 8 9 10 J Q K A; a maximal run of 3 is a tierce,
@@ -240,9 +250,7 @@ def announcement(hand: np.ndarray, n: int, trump: int, kv: np.ndarray
     may count both in a carré and in a sequence of the same player (catalogue #5).
     Key order: points, then carré over sequence, then the higher top card (carrés:
     A > 10 > K > Q), then a trump sequence."""
-    bits = 0  # bit c set when card c is in the hand; suit s is bits >> 8 s & 0xFF
-    for i in range(n):
-        bits |= 1 << hand[i]
+    bits = np.int64(hand)  # suit s is bits >> 8 s & 0xFF, bit r = rank r in 7..A order
     total = 0
     best_key = 0
     best_kind = -1
@@ -279,45 +287,33 @@ def announcement(hand: np.ndarray, n: int, trump: int, kv: np.ndarray
 
 
 @hot
-def lead_heuristic(hand: np.ndarray, n: int, legal: np.ndarray, taking_team: bool,
-                   gone: np.ndarray, trump: int, suit_of: np.ndarray, strength: np.ndarray,
-                   points: np.ndarray) -> int:
-    """Takers draw trumps with the master trump while trumps are out; everyone cashes a
-    master side card (aces first); otherwise lead the cheapest card."""
-    my_trumps = 0
-    for i in range(n):
-        if hand[i] // 8 == trump:
-            my_trumps += 1
-    out = 8 - my_trumps
-    for c in range(trump * 8, trump * 8 + 8):
-        if gone[c]:
-            out -= 1
-    if taking_team and out > 0:
-        for i in range(n):
-            if hand[i] // 8 == trump and is_master(hand[i], gone, hand, n, strength, trump * 8, trump * 8 + 8):
-                return i
-    best = -1
-    best_key = -1
-    for i in range(n):
-        c = hand[i]
-        if c // 8 != trump and is_master(c, gone, hand, n, strength, c // 8 * 8, c // 8 * 8 + 8):
-            key = points[c] * 100 + strength[c]
-            if key > best_key:
-                best_key = key
-                best = i
-    if best >= 0:
-        return best
-    return cheapest(hand, n, legal, suit_of, strength, points, trump)
-
-
-@hot
-def fill_tables(trump: int, pts_trump: np.ndarray, pts_plain: np.ndarray,
-                strength: np.ndarray, points: np.ndarray) -> None:
-    """This deal's rank order and card points, once trump is known."""
-    for c in range(N_CARDS):
-        is_trump = c // 8 == trump
-        strength[c] = STRENGTH_TRUMP[c] if is_trump else STRENGTH_PLAIN[c]
-        points[c] = pts_trump[c] if is_trump else pts_plain[c]
+def lead_heuristic(hand: np.uint64, taking_team: bool, gone: np.uint64, trump: int,
+                   suit_mask: np.ndarray, above: np.ndarray, strength: np.ndarray,
+                   cheap_rank: np.ndarray, rich_rank: np.ndarray) -> int:
+    """Takers draw trumps with their best master trump while trumps are out; everyone
+    cashes a master side card (richest first: aces); otherwise lead the cheapest card."""
+    unseen = ALL_CARDS & ~gone & ~hand
+    trumps = suit_mask[trump]
+    if taking_team and unseen & trumps != EMPTY:
+        best = -1
+        m = hand & trumps
+        while m != EMPTY:
+            c = lowest(m)
+            m &= m - ONE
+            if is_master(c, unseen, above) and (best < 0 or strength[c] > strength[best]):
+                best = c
+        if best >= 0:
+            return best
+    masters = EMPTY
+    m = hand & ~trumps
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        if is_master(c, unseen, above):
+            masters |= bit(c)
+    if masters != EMPTY:
+        return best_in(masters, rich_rank)
+    return best_in(hand, cheap_rank)
 
 
 @hot
@@ -363,49 +359,32 @@ def deal_result(takers_team: int, cards0: int, cards1: int, tricks0: int, ann0: 
     return mark_t, mark_d, made, litige_points, capot, total_t, total_d, flipped
 
 
-# Work arrays of one deal, allocated once per batch (``hot`` functions never allocate):
-# rows of ``w`` [N_W, 32] and the hands [4, 8].
-(W_SUIT, W_STRENGTH, W_POINTS, W_GONE, W_NH, W_CARDS, W_SEATS, W_TRICKS, W_TPTS, W_TOTALS,
- N_W) = range(11)
-
-
-@batch
-def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    w = np.zeros((N_W, N_CARDS), dtype=np.int64)
-    for c in range(N_CARDS):
-        w[W_SUIT, c] = c // 8
-    return w, np.full((4, 8), -1, dtype=np.int64), np.zeros(8, dtype=np.bool_)
-
-
 @hot
-def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
-              rules: np.ndarray, pts_trump: np.ndarray, pts_plain: np.ndarray,
-              state: np.uint64, row: np.ndarray, dealt: np.ndarray, hands_out: np.ndarray,
-              w: np.ndarray, hands: np.ndarray, legal: np.ndarray) -> np.uint64:
+def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray, rules: np.ndarray,
+              tb: tuple, state: np.uint64, row: np.ndarray, dealt: np.ndarray,
+              hands_out: np.ndarray, hands: np.ndarray, tally: np.ndarray) -> np.uint64:
     """One dealing from a shuffled ``deck``: fills ``row`` (deal columns from C_SCORE on),
-    ``dealt`` [4, 5] and ``hands_out`` [4, 8]. Returns the policy stream state."""
-    suit_of = w[W_SUIT]
-    nh = w[W_NH]
-    nh[:4] = 0
-    hands[:, :] = -1
+    ``dealt`` [4, 5] and ``hands_out`` [4, 8]; ``hands`` (uint64 [4]) and ``tally``
+    (int64 [8]: tricks and card points per seat) are work arrays. Returns the policy
+    stream state."""
+    suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
+    for p in range(4):
+        hands[p] = EMPTY
 
     # Deal clockwise from the dealer's left: 3 cards each, then 2 each; turn the next.
     pos = 0
-    for packet in (3, 2):
+    for packet, first in ((3, 0), (2, 3)):
         for k in range(4):
             p = (dealer + 1 + k) % 4
-            for _ in range(packet):
-                hands[p, nh[p]] = deck[pos]
-                nh[p] += 1
+            for i in range(packet):
+                dealt[p, first + i] = deck[pos]
+                hands[p] |= bit(deck[pos])
                 pos += 1
     turned = deck[pos]
     pos += 1
-    for p in range(4):
-        for i in range(5):
-            dealt[p, i] = hands[p, i]
     row[C_TURNED] = turned
 
-    state, taker, trump, bid_round = auction(hands, nh, turned, dealer, pol, kv, state)
+    state, taker, trump, bid_round = auction(hands, turned, dealer, pol, kv, suit_mask, state)
     row[C_TAKER] = taker
     row[C_TRUMP] = trump
     row[C_CONTRACT] = bid_round - 1
@@ -418,52 +397,49 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
 
     # Completion from the dealer's left: the taker gets the turned card and 2 more,
     # the others 3 each (catalogue #7).
-    hands[taker, nh[taker]] = turned
-    nh[taker] += 1
+    hands[taker] |= bit(turned)
     for k in range(4):
         p = (dealer + 1 + k) % 4
         for _ in range(2 if p == taker else 3):
-            hands[p, nh[p]] = deck[pos]
-            nh[p] += 1
+            hands[p] |= bit(deck[pos])
             pos += 1
     for p in range(4):
-        for i in range(8):
-            hands_out[p, i] = hands[p, i]
+        cards_of(hands[p], hands_out[p])
 
-    strength = w[W_STRENGTH]
-    points = w[W_POINTS]
-    fill_tables(trump, pts_trump, pts_plain, strength, points)
+    t = trump + 1  # row of the per-trump tables
+    points_t = points[t]
+    above_t = above[t]
 
     # Announcements: only the team holding the strongest combination scores, and it
     # scores all its members' combinations; ties go to the earlier player in play order.
     ann0 = 0
     ann1 = 0
     if kv[K_ANN]:
-        totals = w[W_TOTALS]
         best_key = 0
+        totals0 = 0
+        totals1 = 0
         for k in range(4):
             p = (dealer + 1 + k) % 4
-            total, key, kind = announcement(hands[p], 8, trump, kv)
-            totals[p] = total
+            total, key, kind = announcement(hands[p], trump, kv)
+            if TEAM_OF[p] == 0:
+                totals0 += total
+            else:
+                totals1 += total
             if key > best_key:
                 best_key = key
                 row[C_ANN_BEST_SEAT] = p
                 row[C_ANN_BEST_KIND] = kind
         if row[C_ANN_BEST_SEAT] >= 0:
             if TEAM_OF[row[C_ANN_BEST_SEAT]] == 0:
-                ann0 = totals[0] + totals[2]
+                ann0 = totals0
             else:
-                ann1 = totals[1] + totals[3]
+                ann1 = totals1
 
     # Belote-Rebelote: K and Q of trump in one hand (always claimed).
     bel0 = 0
     bel1 = 0
     for p in range(4):
-        has = 0
-        for i in range(8):
-            if hands[p, i] == trump * 8 + RK or hands[p, i] == trump * 8 + RQ:
-                has += 1
-        if has == 2:
+        if has(hands[p], trump * 8 + RK) and has(hands[p], trump * 8 + RQ):
             row[C_BELOTE_TEAM] = TEAM_OF[p]
             if TEAM_OF[p] == 0:
                 bel0 = kv[K_BELOTE]
@@ -471,50 +447,46 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
                 bel1 = kv[K_BELOTE]
 
     # Play: 8 tricks; the first speaker (dealer's left) leads.
-    gone = w[W_GONE]
-    cards = w[W_CARDS]
-    seats = w[W_SEATS]
-    tricks = w[W_TRICKS]
-    tpts = w[W_TPTS]
-    gone[:] = 0
-    tricks[:4] = 0
-    tpts[:4] = 0
+    for i in range(8):
+        tally[i] = 0  # tricks per seat at 0..3, card points per seat at 4..7
+    gone = EMPTY
     leader = (dealer + 1) % 4
-    for t in range(8):
+    mode = rules[R_PARTNER_EXEMPT]
+    for trick in range(8):
+        led = -1
+        win = -1
+        win_seat = -1
+        on_table = 0
         for k in range(4):
             p = (leader + k) % 4
-            n_legal = legal_mask(hands[p], nh[p], cards, seats, k, p, TEAM_OF, trump, suit_of,
-                                 strength, rules, legal)
+            pw = partner_winning(win, win_seat, leader, p, TEAM_OF, mode)
+            legal = legal_cards(hands[p], led, win, pw, trump, suit_of, suit_mask, excuse_mask,
+                                above_t, rules)
             if pol[p] == HEURISTIC:
                 if k == 0:
-                    slot = lead_heuristic(hands[p], nh[p], legal, TEAM_OF[p] == TEAM_OF[taker],
-                                          gone, trump, suit_of, strength, points)
+                    c = lead_heuristic(hands[p], TEAM_OF[p] == TEAM_OF[taker], gone, trump,
+                                       suit_mask, above_t, strength[t], cheap[t], rich[t])
                 else:
-                    slot = follow_heuristic(hands[p], nh[p], legal, cards, seats, k, p, 4,
-                                            TEAM_OF, suit_of, strength, points, trump,
-                                            kv[K_WIN_MIN])
+                    c = follow_heuristic(legal, win, TEAM_OF[win_seat] == TEAM_OF[p], k == 3,
+                                         on_table, trump, suit_of, suit_mask, excuse_mask, above_t,
+                                         points_t, cheap[t], rich[t], win_rank[t], kv[K_WIN_MIN])
             else:
-                state, slot = random_legal(state, legal, nh[p], n_legal)
-            cards[k] = hands[p, slot]
-            seats[k] = p
-            gone[cards[k]] = 1
-            nh[p] = remove_slot(hands[p], nh[p], slot)
-        wpos = winner_index(cards, 4, suit_of, strength, trump)
-        winner = seats[wpos]
-        tricks[winner] += 1
-        for k in range(4):
-            tpts[winner] += points[cards[k]]
-        if t == 7:
-            tpts[winner] += kv[K_DER]
-        leader = winner
+                state, c = random_card(state, legal)
+            hands[p] &= ~bit(c)
+            gone |= bit(c)
+            on_table += points_t[c]
+            led, win, win_seat = update_trick(c, p, led, win, win_seat, trump, suit_of, above_t)
+        tally[win_seat] += 1
+        tally[4 + win_seat] += on_table + (kv[K_DER] if trick == 7 else 0)
+        leader = win_seat
     for p in range(4):
-        row[C_TRICKS + p] = tricks[p]
-        row[C_TPTS + p] = tpts[p]
+        row[C_TRICKS + p] = tally[p]
+        row[C_TPTS + p] = tally[4 + p]
 
     # Scoring, per team (0 = seats 0 and 2).
     takers_team = TEAM_OF[taker]
     mark_t, mark_d, made, litige_points, capot, total_t, total_d, flipped = deal_result(
-        takers_team, tpts[0] + tpts[2], tpts[1] + tpts[3], tricks[0] + tricks[2], ann0, ann1,
+        takers_team, tally[4] + tally[6], tally[5] + tally[7], tally[0] + tally[2], ann0, ann1,
         bel0, bel1, kv)
     row[C_MADE] = made
     row[C_CAPOT] = capot
@@ -533,14 +505,15 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
 # --- batch kernels ---------------------------------------------------------------------
 @batch
 def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                 rules: np.ndarray, pts_trump: np.ndarray, pts_plain: np.ndarray,
-                 record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 rules: np.ndarray, tb: tuple, record: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     out = np.zeros((count, N_DEAL_COLS), dtype=np.int64)
     n_rec = count if record else 1
     dealt = np.full((n_rec, 4, 5), -1, dtype=np.int64)
-    hands = np.full((n_rec, 4, 8), -1, dtype=np.int64)
+    hands_out = np.full((n_rec, 4, 8), -1, dtype=np.int64)
     deck = np.empty(N_CARDS, dtype=np.int64)
-    w, work_hands, legal = workspace()
+    hands = np.zeros(4, dtype=np.uint64)
+    tally = np.zeros(8, dtype=np.int64)
     for i in range(count):
         d = start + i
         for c in range(N_CARDS):
@@ -550,42 +523,44 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEAL] = d
         out[i, C_DEALER] = dealer
         j = i if record else 0
-        play_deal(deck, dealer, pol, kv, rules, pts_trump, pts_plain,
-                  rng.stream(seed, d, 0, rng.POLICY), out[i], dealt[j], hands[j], w,
-                  work_hands, legal)
-    return out, dealt, hands
+        play_deal(deck, dealer, pol, kv, rules, tb, rng.stream(seed, d, 0, rng.POLICY), out[i],
+                  dealt[j], hands_out[j], hands, tally)
+        if record and out[i, C_TAKER] < 0:
+            hands_out[j, :, :] = -1
+    return out, dealt, hands_out
 
 
 @batch
 def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                   rules: np.ndarray, pts_trump: np.ndarray, pts_plain: np.ndarray
-                   ) -> np.ndarray:
+                   rules: np.ndarray, tb: tuple) -> np.ndarray:
     out = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
     deck = np.empty(N_CARDS, dtype=np.int64)
     row = np.zeros(N_DEAL_COLS, dtype=np.int64)
     dealt = np.empty((4, 5), dtype=np.int64)
-    hands = np.empty((4, 8), dtype=np.int64)
-    w, work_hands, legal = workspace()
+    hands_out = np.empty((4, 8), dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    tally = np.zeros(8, dtype=np.int64)
     for i in range(count):
         m = start + i
         _, first = rng.below(rng.stream(seed, m, 0, rng.SETUP), 4)
         dealer = first
-        score = np.zeros(2, dtype=np.int64)
+        score0 = 0
+        score1 = 0
         reserve = 0
         n_deals = 0
         thrown = 0
         litiges = 0
         capots = 0
-        low = np.zeros(2, dtype=np.int64)  # each team's lowest margin along the match
+        low0 = 0  # each team's lowest margin along the match
+        low1 = 0
         winner = -1
         while n_deals < kv[K_MAX_DEALS]:
             for c in range(N_CARDS):
                 deck[c] = c
             rng.shuffle(rng.stream(seed, m, n_deals + 1, rng.SHUFFLE), deck, N_CARDS)
             row[:] = 0
-            play_deal(deck, dealer, pol, kv, rules, pts_trump, pts_plain,
-                      rng.stream(seed, m, n_deals + 1, rng.POLICY), row, dealt, hands, w,
-                      work_hands, legal)
+            play_deal(deck, dealer, pol, kv, rules, tb, rng.stream(seed, m, n_deals + 1, rng.POLICY),
+                      row, dealt, hands_out, hands, tally)
             n_deals += 1
             if row[C_TAKER] < 0:
                 thrown += 1
@@ -605,39 +580,39 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
                     s1 += reserve
                 reserve = 0
             capots += row[C_CAPOT]
-            score[0] += s0
-            score[1] += s1
-            low[0] = min(low[0], score[0] - score[1])
-            low[1] = min(low[1], score[1] - score[0])
+            score0 += s0
+            score1 += s1
+            low0 = min(low0, score0 - score1)
+            low1 = min(low1, score1 - score0)
             dealer = (dealer + 1) % 4
-            if score[0] >= kv[K_TARGET] or score[1] >= kv[K_TARGET]:
-                if score[0] != score[1]:  # both past the target: the higher total wins
-                    winner = 0 if score[0] > score[1] else 1
+            if score0 >= kv[K_TARGET] or score1 >= kv[K_TARGET]:
+                if score0 != score1:  # both past the target: the higher total wins
+                    winner = 0 if score0 > score1 else 1
                     break
         out[i, 0] = m
         out[i, 1] = first
         out[i, 2] = winner
         out[i, 3] = n_deals
         for p in range(4):
-            out[i, 4 + p] = score[TEAM_OF[p]]
+            out[i, 4 + p] = score0 if TEAM_OF[p] == 0 else score1
         out[i, 8] = thrown
         out[i, 9] = litiges
         out[i, 10] = capots
-        out[i, 11] = low[winner] if winner >= 0 else 0
+        out[i, 11] = low0 if winner == 0 else low1 if winner == 1 else 0
         out[i, 12] = winner < 0
     return out
 
 
 # --- entry points for the runner -----------------------------------------------------
-def _setup(knobs: BeloteKnobs, policies: tuple[str, ...]):
+def tables(knobs: BeloteKnobs) -> TrickTables:
     pts_trump, pts_plain = point_tables(knobs.queen_points)
-    return policy_codes(policies), _vector(knobs), _rules(knobs), pts_trump, pts_plain
+    return trick_tables(DECK.suit, STRENGTH_TRUMP, STRENGTH_PLAIN, pts_trump, pts_plain)
 
 
 def run_deals(knobs: BeloteKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
-    pol, kv, rules, pt, pp = _setup(knobs, policies)
-    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, pol, kv, rules, pt, pp,
+    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                      _vector(knobs), _rules(knobs), tables(knobs).kernel_args(),
                                       record_hands)
     if not record_hands:
         return KernelOutput(rows)
@@ -646,8 +621,8 @@ def run_deals(knobs: BeloteKnobs, policies: tuple[str, ...], seed: int, start: i
 
 def run_matches(knobs: BeloteKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
-    pol, kv, rules, pt, pp = _setup(knobs, policies)
-    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules, pt, pp))
+    return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                       _vector(knobs), _rules(knobs), tables(knobs).kernel_args()))
 
 
 GAME = Game(

@@ -24,16 +24,23 @@ from simlab.games.base import BOOL, HEURISTIC, Column, Game, KernelOutput, polic
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, knob
 from simlab.tricks import (
+    EMPTY,
+    ONE,
     PARTNER_ANY,
     PARTNER_LEADER_ONLY,
-    cheapest,
+    R_PARTNER_EXEMPT,
+    TrickTables,
+    best_in,
+    bit,
     follow_heuristic,
     is_master,
-    legal_mask,
+    legal_cards,
+    lowest,
     make_rules,
-    random_legal,
-    remove_slot,
-    winner_index,
+    partner_winning,
+    random_card,
+    trick_tables,
+    update_trick,
 )
 
 # --- deck and tables ----------------------------------------------------------------
@@ -112,12 +119,16 @@ def rules_for(k: ManilleKnobs) -> np.ndarray:
     """Obligations of play as ``simlab.tricks`` rule flags: follow suit, overplay in suit
     while no trump is on the trick; void -> trump unless a partner is winning; a trump on
     the trick must be overtrumped if able, otherwise discard freely (no undertrump); no
-    overtrump obligation when exempt because the partner is winning."""
+    overtrump obligation when exempt because the partner is winning. A trump lead is an
+    ordinary suit (``raise_trump_lead=False``): following it, the overplay obligation and
+    its partner exemption are those of ``must_overplay_in_suit`` and
+    ``partner_overplay_exempt``."""
     partner = PARTNER_ANY if k.partner_exception == "any_partner" else PARTNER_LEADER_ONLY
     return make_rules(must_trump=True, partner_exempt=partner, must_overtrump=True,
                       undertrump=False, overtrump_partner=False,
                       must_beat_led=k.must_overplay_in_suit,
-                      beat_led_partner_exempt=k.partner_overplay_exempt)
+                      beat_led_partner_exempt=k.partner_overplay_exempt,
+                      raise_trump_lead=False)
 
 
 # --- result columns -----------------------------------------------------------------
@@ -163,19 +174,23 @@ def match_columns(_: ManilleKnobs | None = None) -> list[Column]:
 
 
 # --- the deal, one function per phase -------------------------------------------------
+ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
+
+
 @hot
-def deal_cards(deck: np.ndarray, dealer: int, hands: np.ndarray, nh: np.ndarray) -> int:
-    """8 cards each in packets of 2, clockwise from the dealer's left, so ``hands[p]`` is
-    in dealing order; returns the last card dealt (the dealer's 8th)."""
+def deal_cards(deck: np.ndarray, dealer: int, hands: np.ndarray, dealt: np.ndarray) -> int:
+    """8 cards each in packets of 2, clockwise from the dealer's left: ``hands[p]`` is
+    the hand as a card mask and ``dealt[p]`` its card ids in dealing order; returns the
+    last card dealt (the dealer's 8th)."""
     for p in range(4):
-        nh[p] = 0
+        hands[p] = EMPTY
     pos = 0
-    for _ in range(HAND // PACKET):
+    for packet in range(HAND // PACKET):
         for k in range(4):
             p = (dealer + 1 + k) % 4
-            for _ in range(PACKET):
-                hands[p, nh[p]] = deck[pos]
-                nh[p] += 1
+            for i in range(PACKET):
+                dealt[p, packet * PACKET + i] = deck[pos]
+                hands[p] |= bit(deck[pos])
                 pos += 1
     return deck[pos - 1]
 
@@ -206,118 +221,100 @@ def score_deal(cards0: int, tricks0: int, cards1: int, tricks1: int, trick_point
 
 
 @hot
-def lead_heuristic(hand: np.ndarray, n: int, legal: np.ndarray, gone: np.ndarray,
-                   trump: int, suit_of: np.ndarray, strength: np.ndarray,
-                   points: np.ndarray) -> int:
+def lead_heuristic(hand: np.uint64, gone: np.uint64, above: np.ndarray,
+                   cheap_rank: np.ndarray, rich_rank: np.ndarray) -> int:
     """Lead a master card (the manille of a suit, the manillon once the manille is gone,
     ...), a non-trump one first and the richest of them; otherwise the cheapest card.
 
-    Only a suit's highest card in hand can be master, and it is also that suit's richest
-    (points rise with rank), so ``is_master`` is asked once per suit."""
-    best = -1
-    best_key = -1
-    for s in range(4):
-        top = -1
-        for i in range(n):
-            if suit_of[hand[i]] == s and (top < 0 or strength[hand[i]] > strength[hand[top]]):
-                top = i
-        if top >= 0 and is_master(hand[top], gone, hand, n, strength, s * 8, s * 8 + 8):
-            c = hand[top]
-            key = (s != trump) * 10000 + points[c] * 100 + strength[c]
-            if key > best_key:
-                best_key = key
-                best = top
-    if best >= 0:
-        return best
-    return cheapest(hand, n, legal, suit_of, strength, points, trump)
+    ``above``, ``cheap_rank`` and ``rich_rank`` are the rows of the deal's trump. A card
+    is master when no card still unseen (neither gone nor in hand) beats it in its suit;
+    among a suit's masters the richest is its highest card (points rise with rank), which
+    ``rich_rank`` prefers."""
+    unseen = ALL_CARDS & ~gone & ~hand
+    masters = EMPTY
+    m = hand
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        if is_master(c, unseen, above):
+            masters |= bit(c)
+    if masters != EMPTY:
+        return best_in(masters, rich_rank)
+    return best_in(hand, cheap_rank)
 
 
 @hot
-def play_tricks(hands: np.ndarray, nh: np.ndarray, leader: int, trump: int, pol: np.ndarray,
-                kv: np.ndarray, rules: np.ndarray, strength: np.ndarray, points: np.ndarray,
-                state: np.uint64, w: np.ndarray, legal: np.ndarray) -> np.uint64:
-    """8 tricks from ``leader``; fills ``w[W_TRICKS]`` and ``w[W_TPTS]`` (card points) per
-    seat. Returns the policy stream state."""
-    suit_of = w[W_SUIT]
-    gone = w[W_GONE]
-    cards = w[W_CARDS]
-    seats = w[W_SEATS]
-    tricks = w[W_TRICKS]
-    tpts = w[W_TPTS]
-    for c in range(N_CARDS):
-        gone[c] = 0
-    for p in range(4):
-        tricks[p] = 0
-        tpts[p] = 0
+def play_tricks(hands: np.ndarray, leader: int, trump: int, pol: np.ndarray, kv: np.ndarray,
+                rules: np.ndarray, tb: tuple, state: np.uint64, tally: np.ndarray) -> np.uint64:
+    """8 tricks from ``leader`` with the ``hands`` masks (emptied on the way); fills
+    ``tally`` (int64 [8]: tricks per seat at 0..3, card points per seat at 4..7). Returns
+    the policy stream state."""
+    suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
+    t = trump + 1  # row of the per-trump tables
+    points_t = points[t]
+    above_t = above[t]
+    cheap_t = cheap[t]
+    rich_t = rich[t]
+    win_t = win_rank[t]
+    mode = rules[R_PARTNER_EXEMPT]
+    for i in range(8):
+        tally[i] = 0
+    gone = EMPTY
     for _ in range(HAND):
+        led = -1
+        win = -1
+        win_seat = -1
+        on_table = 0
         for k in range(4):
             p = (leader + k) % 4
-            n_legal = legal_mask(hands[p], nh[p], cards, seats, k, p, TEAM_OF, trump, suit_of,
-                                 strength, rules, legal)
+            pw = partner_winning(win, win_seat, leader, p, TEAM_OF, mode)
+            legal = legal_cards(hands[p], led, win, pw, trump, suit_of, suit_mask, excuse_mask,
+                                above_t, rules)
             if pol[p] == HEURISTIC:
                 if k == 0:
-                    slot = lead_heuristic(hands[p], nh[p], legal, gone, trump, suit_of,
-                                          strength, points)
+                    c = lead_heuristic(hands[p], gone, above_t, cheap_t, rich_t)
                 else:
-                    slot = follow_heuristic(hands[p], nh[p], legal, cards, seats, k, p, 4,
-                                            TEAM_OF, suit_of, strength, points, trump,
-                                            kv[K_WIN_MIN])
+                    c = follow_heuristic(legal, win, TEAM_OF[win_seat] == TEAM_OF[p], k == 3,
+                                         on_table, trump, suit_of, suit_mask, excuse_mask,
+                                         above_t, points_t, cheap_t, rich_t, win_t,
+                                         kv[K_WIN_MIN])
             else:
-                state, slot = random_legal(state, legal, nh[p], n_legal)
-            cards[k] = hands[p, slot]
-            seats[k] = p
-            gone[cards[k]] = 1
-            nh[p] = remove_slot(hands[p], nh[p], slot)
-        winner = seats[winner_index(cards, 4, suit_of, strength, trump)]
-        tricks[winner] += 1
-        for k in range(4):
-            tpts[winner] += points[cards[k]]
-        leader = winner
+                state, c = random_card(state, legal)
+            hands[p] &= ~bit(c)
+            gone |= bit(c)
+            on_table += points_t[c]
+            led, win, win_seat = update_trick(c, p, led, win, win_seat, trump, suit_of, above_t)
+        tally[win_seat] += 1
+        tally[4 + win_seat] += on_table
+        leader = win_seat
     return state
-
-
-# Work arrays of one deal, allocated once per batch (``hot`` functions never allocate):
-# rows of ``w`` [N_W, 32], the hands [4, 8] and the legal mask [8].
-W_SUIT, W_GONE, W_NH, W_CARDS, W_SEATS, W_TRICKS, W_TPTS, N_W = range(8)
-
-
-@batch
-def workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    w = np.zeros((N_W, N_CARDS), dtype=np.int64)
-    for c in range(N_CARDS):
-        w[W_SUIT, c] = c // 8
-    return w, np.full((4, HAND), -1, dtype=np.int64), np.zeros(HAND, dtype=np.bool_)
 
 
 @hot
 def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
-              rules: np.ndarray, strength: np.ndarray, points: np.ndarray, state: np.uint64,
-              row: np.ndarray, dealt: np.ndarray, hands_out: np.ndarray, w: np.ndarray,
-              hands: np.ndarray, legal: np.ndarray) -> np.uint64:
+              rules: np.ndarray, tb: tuple, state: np.uint64, row: np.ndarray,
+              dealt: np.ndarray, hands_out: np.ndarray, hands: np.ndarray,
+              tally: np.ndarray) -> np.uint64:
     """One deal from a shuffled ``deck``: fills ``row`` (deal columns from C_ANNULLED on),
-    ``dealt`` and ``hands_out`` [4, 8]. Returns the policy stream state."""
-    nh = w[W_NH]
-    turned = deal_cards(deck, dealer, hands, nh)
+    ``dealt`` and ``hands_out`` [4, 8] (card ids in dealing order); ``hands`` (uint64 [4])
+    and ``tally`` (int64 [8]) are work arrays. Returns the policy stream state."""
+    turned = deal_cards(deck, dealer, hands, dealt)
     for p in range(4):
         for i in range(HAND):
-            dealt[p, i] = hands[p, i]
-            hands_out[p, i] = hands[p, i]  # classic: no exchange before play
+            hands_out[p, i] = dealt[p, i]  # classic: no exchange before play
     trump = choose_trump(turned, kv)
     row[C_ANNULLED] = 0
     row[C_TRUMP] = trump
     row[C_TURNED] = turned
 
     # The dealer's left leads the first trick.
-    state = play_tricks(hands, nh, (dealer + 1) % 4, trump, pol, kv, rules, strength, points,
-                        state, w, legal)
-    tricks = w[W_TRICKS]
-    tpts = w[W_TPTS]
+    state = play_tricks(hands, (dealer + 1) % 4, trump, pol, kv, rules, tb, state, tally)
     for p in range(4):
-        row[C_TRICKS + p] = tricks[p]
-        row[C_TPTS + p] = tpts[p]
+        row[C_TRICKS + p] = tally[p]
+        row[C_TPTS + p] = tally[4 + p]
 
     pts0, pts1, mark0, mark1, win_team = score_deal(
-        tpts[0] + tpts[2], tricks[0] + tricks[2], tpts[1] + tpts[3], tricks[1] + tricks[3],
+        tally[4] + tally[6], tally[0] + tally[2], tally[5] + tally[7], tally[1] + tally[3],
         kv[K_TRICK_POINT], kv[K_MARK_FULL] != 0)
     row[C_TEAM_PTS] = pts0
     row[C_TEAM_PTS + 1] = pts1
@@ -332,14 +329,15 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
 # --- batch kernels ---------------------------------------------------------------------
 @batch
 def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                 rules: np.ndarray, strength: np.ndarray, points: np.ndarray,
-                 record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 rules: np.ndarray, tb: tuple, record: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     out = np.zeros((count, N_DEAL_COLS), dtype=np.int64)
     n_rec = count if record else 1
     dealt = np.full((n_rec, 4, HAND), -1, dtype=np.int64)
-    hands = np.full((n_rec, 4, HAND), -1, dtype=np.int64)
+    hands_out = np.full((n_rec, 4, HAND), -1, dtype=np.int64)
     deck = np.empty(N_CARDS, dtype=np.int64)
-    w, work_hands, legal = workspace()
+    hands = np.zeros(4, dtype=np.uint64)
+    tally = np.zeros(8, dtype=np.int64)
     for i in range(count):
         d = start + i
         for c in range(N_CARDS):
@@ -349,21 +347,21 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEAL] = d
         out[i, C_DEALER] = dealer
         j = i if record else 0
-        play_deal(deck, dealer, pol, kv, rules, strength, points,
-                  rng.stream(seed, d, 0, rng.POLICY), out[i], dealt[j], hands[j], w,
-                  work_hands, legal)
-    return out, dealt, hands
+        play_deal(deck, dealer, pol, kv, rules, tb, rng.stream(seed, d, 0, rng.POLICY), out[i],
+                  dealt[j], hands_out[j], hands, tally)
+    return out, dealt, hands_out
 
 
 @batch
 def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                   rules: np.ndarray, strength: np.ndarray, points: np.ndarray) -> np.ndarray:
+                   rules: np.ndarray, tb: tuple) -> np.ndarray:
     out = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
     deck = np.empty(N_CARDS, dtype=np.int64)
     row = np.zeros(N_DEAL_COLS, dtype=np.int64)
     dealt = np.empty((4, HAND), dtype=np.int64)
-    hands = np.empty((4, HAND), dtype=np.int64)
-    w, work_hands, legal = workspace()
+    hands_out = np.empty((4, HAND), dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    tally = np.zeros(8, dtype=np.int64)
     target = kv[K_TARGET]
     for i in range(count):
         m = start + i
@@ -383,9 +381,9 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             rng.shuffle(rng.stream(seed, m, n_deals + 1, rng.SHUFFLE), deck, N_CARDS)
             for j in range(N_DEAL_COLS):
                 row[j] = 0
-            play_deal(deck, dealer, pol, kv, rules, strength, points,
-                      rng.stream(seed, m, n_deals + 1, rng.POLICY), row, dealt, hands, w,
-                      work_hands, legal)
+            play_deal(deck, dealer, pol, kv, rules, tb,
+                      rng.stream(seed, m, n_deals + 1, rng.POLICY), row, dealt, hands_out,
+                      hands, tally)
             n_deals += 1
             score0 += row[C_SCORE]
             score1 += row[C_SCORE + 1]
@@ -421,15 +419,20 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 
 
 # --- entry points for the runner -----------------------------------------------------
+def tables(knobs: ManilleKnobs | None = None) -> TrickTables:
+    """Trick tables: Manille ranks and counts trumps like plain cards."""
+    return trick_tables(DECK.suit, STRENGTH, STRENGTH, POINTS, POINTS)
+
+
 def _setup(knobs: ManilleKnobs, policies: tuple[str, ...]):
-    return policy_codes(policies), _vector(knobs), rules_for(knobs), STRENGTH, POINTS
+    return policy_codes(policies), _vector(knobs), rules_for(knobs), tables(knobs).kernel_args()
 
 
 def run_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
-    pol, kv, rules, strength, points = _setup(knobs, policies)
-    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, pol, kv, rules, strength,
-                                      points, record_hands)
+    pol, kv, rules, tb = _setup(knobs, policies)
+    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, pol, kv, rules, tb,
+                                      record_hands)
     if not record_hands:
         return KernelOutput(rows)
     return KernelOutput(rows, dealt=dealt, hands=hands)
@@ -437,9 +440,8 @@ def run_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: 
 
 def run_matches(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
-    pol, kv, rules, strength, points = _setup(knobs, policies)
-    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules,
-                                       strength, points))
+    pol, kv, rules, tb = _setup(knobs, policies)
+    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules, tb))
 
 
 GAME = Game(

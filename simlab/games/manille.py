@@ -331,7 +331,8 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
 def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, tb: tuple, record: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    out = np.zeros((count, N_DEAL_COLS), dtype=np.int64)
+    # Column-major result (a row per deal, each column contiguous for polars).
+    out = np.zeros((N_DEAL_COLS, count), dtype=np.int64).T
     n_rec = count if record else 1
     dealt = np.full((n_rec, 4, HAND), -1, dtype=np.int64)
     hands_out = np.full((n_rec, 4, HAND), -1, dtype=np.int64)
@@ -357,7 +358,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
                    rules: np.ndarray, tb: tuple) -> np.ndarray:
     out = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
     deck = np.empty(N_CARDS, dtype=np.int64)
-    row = np.zeros(N_DEAL_COLS, dtype=np.int64)
+    row = np.zeros((N_DEAL_COLS, 1), dtype=np.int64).T[0]  # same array type as in deals_kernel
     dealt = np.empty((4, HAND), dtype=np.int64)
     hands_out = np.empty((4, HAND), dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)

@@ -61,6 +61,8 @@ class Game:
     run_matches: Callable[..., KernelOutput]
     policies: tuple[str, ...] = POLICIES
     players_text: str = ""
+    # side of each seat (partners share a number); None: every seat plays for itself
+    teams: Callable[[Knobs], tuple[int, ...]] | None = None
     extra: dict = field(default_factory=dict)
 
     def make_knobs(self, values: dict | None = None) -> Knobs:

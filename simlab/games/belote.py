@@ -639,4 +639,5 @@ GAME = Game(
     run_deals=run_deals,
     run_matches=run_matches,
     players_text="4",
+    teams=lambda k: (0, 1, 0, 1),
 )

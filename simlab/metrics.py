@@ -1,0 +1,223 @@
+"""Balance metrics computed from any game's result frame.
+
+A metric is defined once, as a per-row polars expression (``expr``) averaged over the rows
+where ``where`` holds: a rate when ``expr`` is boolean, a mean otherwise. Defining metrics
+as row expressions lets the same definition serve a single run (``evaluate``), a variant
+comparison on the same deals (``simlab.compare`` pairs the rows) and precision-driven runs.
+
+``standard_defs`` gives what every game gets from the common columns (seats, dealer
+position, ties, contracts, match results); a game module adds its own questions (the
+catalogue's "Balance questions") through ``Game.extra["metrics"]``, a function
+``(frame, knobs, level) -> list[MetricDef]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from simlab.stats import DEFAULT_CONF, Estimate, mean_of, rate
+
+
+@dataclass(frozen=True)
+class MetricDef:
+    key: str  # stable id, e.g. "seat.win.s0", "dealer_pos.score.+1"
+    title: str  # what a reader sees
+    section: str  # report section
+    expr: pl.Expr  # per-row value (boolean -> rate, numeric -> mean)
+    where: pl.Expr | None = None  # rows the metric is about (None: all)
+    kind: str = "rate"  # "rate" or "mean"
+    headline: bool = False  # in the report's headline table; checked by --precision
+    unit: str = ""  # for means, e.g. "points", "deals"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Metric:
+    definition: MetricDef
+    estimate: Estimate
+
+    def __getattr__(self, name: str):  # key, title, section, ... from the definition
+        return getattr(self.definition, name)
+
+
+SECTIONS = ("Seats", "Dealer position", "Balance", "Contracts", "Match")
+
+
+def _scores(n: int, prefix: str = "score_s") -> list[pl.Expr]:
+    return [pl.col(f"{prefix}{i}").cast(pl.Float64) for i in range(n)]
+
+
+def _won(i: int, teams: tuple[int, ...], prefix: str = "score_s") -> pl.Expr:
+    """Seat ``i``'s side scored strictly more than every other side this deal."""
+    others = [pl.col(f"{prefix}{j}") for j in range(len(teams)) if teams[j] != teams[i]]
+    if not others:
+        return pl.lit(False)
+    return pl.col(f"{prefix}{i}") > pl.max_horizontal(others)
+
+
+def _by_position(values: list[pl.Expr], k: int, anchor: str, n: int) -> pl.Expr:
+    """Value of the seat ``k`` places to the left of the seat in column ``anchor``."""
+    expr = pl.lit(None, dtype=pl.Float64)
+    for p in range(n):
+        expr = pl.when((pl.col(anchor) + k) % n == p).then(values[p]).otherwise(expr)
+    return expr
+
+
+def position_name(k: int) -> str:
+    return "dealer" if k == 0 else f"dealer+{k}"
+
+
+def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tuple[int, ...],
+                  level: str) -> list[MetricDef]:
+    """Metrics every game gets from its common columns."""
+    cols = frame.lazy().collect_schema().names()
+    defs: list[MetricDef] = []
+    n = n_players
+    if level == "deal":
+        won = [_won(i, teams).cast(pl.Float64) for i in range(n)]
+        for i in range(n):
+            defs.append(MetricDef(f"seat.score.s{i}", f"mean score per deal, seat {i}", "Seats",
+                                  pl.col(f"score_s{i}"), kind="mean", unit="points"))
+            defs.append(MetricDef(f"seat.win.s{i}", f"deal win rate, seat {i}", "Seats",
+                                  _won(i, teams)))
+        if "dealer" in cols:
+            for k in range(n):
+                pos = position_name(k)
+                defs.append(MetricDef(f"dealer_pos.score.{k}", f"mean score per deal, {pos}",
+                                      "Dealer position",
+                                      _by_position(_scores(n), k, "dealer", n),
+                                      kind="mean", unit="points"))
+                defs.append(MetricDef(f"dealer_pos.win.{k}", f"deal win rate, {pos}",
+                                      "Dealer position",
+                                      _by_position(won, k, "dealer", n).cast(pl.Boolean),
+                                      headline=True))
+            mean_win = sum(_by_position(won, k, "dealer", n) for k in range(n)) / n
+            first = _by_position(won, 1 % n, "dealer", n)
+            defs.append(MetricDef("balance.first_seat_advantage",
+                                  "first-to-play advantage: win rate of dealer+1 minus the "
+                                  "mean over positions", "Balance", first - mean_win,
+                                  kind="mean", unit="win-rate points"))
+        all_equal = pl.all_horizontal([pl.col(f"score_s{i}") == pl.col("score_s0")
+                                       for i in range(n)])
+        defs.append(MetricDef("balance.ties", "drawishness: deals where every seat marks the "
+                              "same", "Balance", all_equal, headline=True))
+        if "taker" in cols:
+            taken = pl.col("taker") >= 0
+            defs.append(MetricDef("contract.nobody_takes", "nobody takes (deal thrown in)",
+                                  "Contracts", ~taken, headline=True))
+            if "made" in cols:
+                defs.append(MetricDef("contract.success", "taker success rate", "Contracts",
+                                      pl.col("made"), where=taken, headline=True))
+            if "dealer" in cols:
+                rel = (pl.col("taker") - pl.col("dealer")) % n
+                for k in range(n):
+                    pos = position_name(k)
+                    defs.append(MetricDef(f"contract.taker_pos.{k}", f"taker is {pos}",
+                                          "Contracts", rel == k, where=taken))
+                    if "made" in cols:
+                        defs.append(MetricDef(f"contract.success_pos.{k}",
+                                              f"taker success when the taker is {pos}",
+                                              "Contracts", pl.col("made"),
+                                              where=taken & (rel == k)))
+            if "contract" in cols and "made" in cols:
+                values = (frame.lazy().select(pl.col("contract").cast(pl.String).unique())
+                          .collect().to_series().drop_nulls().sort().to_list())
+                for v in values:
+                    sel = taken & (pl.col("contract").cast(pl.String) == v)
+                    defs.append(MetricDef(f"contract.share.{v}", f"share of takes: {v}",
+                                          "Contracts", pl.col("contract").cast(pl.String) == v,
+                                          where=taken))
+                    defs.append(MetricDef(f"contract.success.{v}", f"taker success, {v}",
+                                          "Contracts", pl.col("made"), where=sel))
+    else:
+        if "winner" in cols:
+            for i in range(n):
+                defs.append(MetricDef(f"match.win.s{i}", f"match win rate, seat {i}", "Match",
+                                      pl.col("winner") == teams[i], headline=True))
+            if "first_dealer" in cols:
+                for k in range(n):
+                    side = pl.lit(0)
+                    for p in range(n):
+                        side = pl.when((pl.col("first_dealer") + k) % n == p).then(
+                            pl.lit(teams[p])).otherwise(side)
+                    defs.append(MetricDef(f"match.win_pos.{k}",
+                                          f"match win rate, first {position_name(k)}", "Match",
+                                          pl.col("winner") == side))
+        if "n_deals" in cols:
+            defs.append(MetricDef("match.length", "deals per match", "Match", pl.col("n_deals"),
+                                  kind="mean", unit="deals"))
+        if "capped" in cols:
+            defs.append(MetricDef("match.capped", "matches stopped by the safety cap", "Match",
+                                  pl.col("capped")))
+    return defs
+
+
+def evaluate(frame: pl.DataFrame | pl.LazyFrame, defs: list[MetricDef],
+             conf: float = DEFAULT_CONF) -> list[Metric]:
+    out = []
+    for d in defs:
+        est = (rate if d.kind == "rate" else mean_of)(frame, d.expr, d.where, conf)
+        out.append(Metric(d, est))
+    return out
+
+
+def row_values(frame: pl.DataFrame | pl.LazyFrame, d: MetricDef) -> pl.Series:
+    """Per-row value of a metric (null outside ``where``): what a paired comparison pairs."""
+    e = d.expr.cast(pl.Float64)
+    if d.where is not None:
+        e = pl.when(d.where).then(e)
+    return frame.lazy().select(e.alias(d.key)).collect().to_series()
+
+
+def score_distribution(frame: pl.DataFrame | pl.LazyFrame, n_players: int,
+                       prefix: str = "score_s") -> pl.DataFrame:
+    """Per seat: n, mean, sd and quantiles of its score column."""
+    lf = frame.lazy()
+    rows = []
+    for i in range(n_players):
+        c = pl.col(f"{prefix}{i}").cast(pl.Float64)
+        rows.append(lf.select(
+            pl.lit(i).alias("seat"), c.count().alias("n"), c.mean().alias("mean"),
+            c.std().alias("sd"), c.min().alias("min"),
+            *[c.quantile(q, "nearest").alias(f"q{int(q * 100):02d}")
+              for q in (0.05, 0.25, 0.5, 0.75, 0.95)],
+            c.max().alias("max")).collect())
+    return pl.concat(rows)
+
+
+GameMetrics = Callable[[pl.DataFrame | pl.LazyFrame, object, str], list[MetricDef]]
+
+
+@dataclass
+class MetricSet:
+    """Everything a report shows about one run."""
+
+    metrics: list[Metric] = field(default_factory=list)
+
+    def headline(self) -> list[Metric]:
+        return [m for m in self.metrics if m.headline]
+
+    def by_section(self) -> dict[str, list[Metric]]:
+        out: dict[str, list[Metric]] = {}
+        for m in self.metrics:
+            out.setdefault(m.section, []).append(m)
+        return out
+
+
+def game_defs(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> list[MetricDef]:
+    """Standard metrics plus the game's own balance questions."""
+    n = game.players(knobs)
+    teams = tuple(game.teams(knobs)) if game.teams is not None else tuple(range(n))
+    defs = standard_defs(frame, n, teams, level)
+    extra = game.extra.get("metrics")
+    if extra is not None:
+        defs += extra(frame, knobs, level)
+    return defs
+
+
+def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
+            conf: float = DEFAULT_CONF) -> MetricSet:
+    return MetricSet(evaluate(frame, game_defs(game, frame, knobs, level), conf))

@@ -340,6 +340,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  simlab params belote\n"
                "  simlab run belote -n 1e6 --seed 0 --jobs all --out belote.parquet\n"
                "  simlab demo\n"
+               "  simlab how-often belote \"pl.col('capot')\"\n"
+               "  simlab compare belote --b \"queen_points=5\" -n 200000\n"
+               "  simlab report belote -n 1e6 --out reports/belote\n"
                "run 'simlab COMMAND --help' for each command's options.")
     from simlab import __version__
 
@@ -428,6 +431,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs-list", default="1,all", metavar="J1,J2",
                    help="worker counts to time; 'all' = every core (default 1,all)")
     p.set_defaults(func=cmd_bench)
+
+    from simlab.cli_analysis import add_commands
+
+    add_commands(sub, _FORMATTER)
     return parser
 
 

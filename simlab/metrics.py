@@ -218,6 +218,26 @@ def game_defs(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> li
     return defs
 
 
+def balance_def(metrics: list[Metric], prefix: str, what: str) -> MetricDef | None:
+    """Ludii-style balance, 1 - (largest gap between positions' win rates), as a mean of
+    per-row values on the best and the worst position (chosen after the fact, so its
+    interval is a little optimistic)."""
+    wins = [m for m in metrics if m.key.startswith(prefix) and m.estimate.n > 0]
+    if len(wins) < 2:
+        return None
+    best = max(wins, key=lambda m: m.estimate.value)
+    worst = min(wins, key=lambda m: m.estimate.value)
+    gap = best.definition.expr.cast(pl.Float64) - worst.definition.expr.cast(pl.Float64)
+    return MetricDef(f"balance.{what.replace(' ', '_')}", f"balance between {what}: 1 - (win rate of "
+                     f"{best.title.split(', ')[-1]} - win rate of {worst.title.split(', ')[-1]})",
+                     "Balance", 1 - gap, where=best.definition.where, kind="mean",
+                     unit="win-rate fraction")
+
+
 def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
             conf: float = DEFAULT_CONF) -> MetricSet:
-    return MetricSet(evaluate(frame, game_defs(game, frame, knobs, level), conf))
+    metrics = evaluate(frame, game_defs(game, frame, knobs, level), conf)
+    extra = [d for d in (balance_def(metrics, "dealer_pos.win.", "dealer positions"),
+                         balance_def(metrics, "match.win_pos.", "first-dealer positions"))
+             if d is not None]
+    return MetricSet(metrics + evaluate(frame, extra, conf))

@@ -55,10 +55,18 @@ class Plan:
     record_hands: bool
     progress: bool | None
     variant: str | None
+    start: int = 0  # index of the first deal (or match): runs can be extended later
 
     @property
     def chunks(self) -> list[tuple[int, int]]:
-        return [(s, min(self.chunk_size, self.n - s)) for s in range(0, self.n, self.chunk_size)]
+        return [(self.start + s, min(self.chunk_size, self.n - s))
+                for s in range(0, self.n, self.chunk_size)]
+
+    def extended(self, n: int) -> Plan:
+        """The next ``n`` deals after this plan's (same seed and knobs)."""
+        from dataclasses import replace
+
+        return replace(self, start=self.start + self.n, n=n, chunk_size=min(self.chunk_size, n))
 
     @property
     def unit(self) -> str:
@@ -73,6 +81,7 @@ class Plan:
             "policies": list(self.policies),
             "seed": self.seed,
             "n": self.n,
+            "start": self.start,
             "level": self.level,
             "record_hands": self.record_hands,
             "chunk_size": self.chunk_size,

@@ -66,7 +66,8 @@ def proportion(k: int, n: int, conf: float = DEFAULT_CONF, method: str = "wilson
         denom = 1 + z2 / n
         centre = (p + z2 / (2 * n)) / denom
         half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-        lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+        lo = 0.0 if k == 0 else max(0.0, centre - half)  # exact ends, no rounding residue
+        hi = 1.0 if k == n else min(1.0, centre + half)
     elif method == "jeffreys":
         a = (1 - conf) / 2
         lo = 0.0 if k == 0 else float(_sp.beta.ppf(a, k + 0.5, n - k + 0.5))

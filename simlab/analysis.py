@@ -1,0 +1,100 @@
+"""Questions asked of results: "how often ...?" and precision-driven runs.
+
+``how_often`` evaluates a user's polars expression on a result frame; ``run_to_precision``
+keeps simulating further deals (the same deals a bigger run would have had: deal ``i``
+always gets stream ``i``) until every headline interval is narrow enough.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import polars as pl
+
+from simlab.knobs import SimlabError
+from simlab.metrics import MetricSet, compute
+from simlab.runner import Plan, execute
+from simlab.stats import DEFAULT_CONF, Estimate, rate
+
+
+def parse_expr(text: str) -> pl.Expr:
+    """A polars expression from text such as ``"pl.col('capot')"`` (only ``pl`` is in
+    scope)."""
+    try:
+        expr = eval(text, {"__builtins__": {}}, {"pl": pl})  # noqa: S307 - the user's own query
+    except Exception as e:
+        raise SimlabError(f"cannot read expression {text!r}: {type(e).__name__}: {e}") from None
+    if not isinstance(expr, pl.Expr):
+        raise SimlabError(f"expression {text!r} is a {type(expr).__name__}, not a polars "
+                          "expression such as pl.col('capot')")
+    return expr
+
+
+def how_often(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr | str,
+              where: pl.Expr | str | None = None, conf: float = DEFAULT_CONF) -> Estimate:
+    """Probability that boolean ``expr`` holds for a row (among ``where`` rows), with its
+    interval and count. Nulls are not counted."""
+    e = parse_expr(expr) if isinstance(expr, str) else expr
+    w = parse_expr(where) if isinstance(where, str) else where
+    lf = frame.lazy()
+    columns = lf.collect_schema().names()
+    try:
+        dtype = lf.select(e.alias("q")).collect_schema()["q"]
+        if dtype != pl.Boolean:
+            raise SimlabError(f"expression gives {dtype}, not a boolean; compare it, e.g. "
+                              "pl.col('score_s0') > 100")
+        return rate(lf, e, w, conf)
+    except SimlabError:
+        raise
+    except Exception as ex:  # polars reports unknown columns and type errors variously
+        first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+        first = first.split("; valid columns")[0]
+        raise SimlabError(f"cannot evaluate the expression: {first}; available columns: "
+                          f"{', '.join(columns)}") from None
+
+
+@dataclass
+class PrecisionRun:
+    frame: pl.DataFrame
+    metrics: MetricSet
+    target: float
+    reached: bool
+    limiting: str  # title of the widest headline interval
+    widest: float  # its half-width
+    rounds: int
+
+
+def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_CONF,
+                     log=None) -> PrecisionRun:
+    """Simulate ``p`` (its ``n`` is the first batch), then further deals, until every
+    headline metric's interval half-width is <= ``target`` (rates as fractions, e.g.
+    0.002 = 0.2 percentage points) or ``max_n`` deals are done."""
+    if not 0 < target < 1:
+        raise SimlabError(f"--precision must be between 0 and 1 (a half-width such as 0.002), "
+                          f"got {target}")
+    if max_n < p.n:
+        raise SimlabError(f"--max-deals ({max_n:,}) is smaller than the first batch ({p.n:,})")
+    frame = execute(p)
+    last = p
+    done = p.n
+    rounds = 1
+    while True:
+        ms = compute(p.game, frame, p.knobs, p.level, conf)
+        heads = [m for m in ms.headline() if m.estimate.n > 0 and not math.isnan(m.estimate.half_width)]
+        if not heads:
+            raise SimlabError(f"{p.game.slug} has no headline metric at level {p.level!r} to "
+                              "drive --precision")
+        widest = max(heads, key=lambda m: m.estimate.half_width)
+        hw = widest.estimate.half_width
+        if log is not None:
+            log(f"{done:,} {p.unit}: widest headline interval ±{hw:.4%} ({widest.title})")
+        if hw <= target or done >= max_n:
+            return PrecisionRun(frame, ms, target, hw <= target, widest.title, hw, rounds)
+        # Half-widths shrink like 1/sqrt(n): aim 10% past the estimate.
+        need = math.ceil(done * (hw / target) ** 2 * 1.1)
+        more = min(max(need - done, p.chunk_size), max_n - done)
+        last = last.extended(more)
+        frame = pl.concat([frame, execute(last)])
+        done += more
+        rounds += 1

@@ -1,0 +1,344 @@
+"""The analysis commands of the ``simlab`` CLI: how-often, compare, sweep, report,
+experiment. ``simlab.cli`` registers them; shared helpers come from there."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+from simlab.knobs import SimlabError, load_variant, parse_assignments
+from simlab.runner import LEVELS, Plan, execute, plan
+
+
+# --- output helpers -----------------------------------------------------------------------
+def _table(headers, rows, right=None) -> str:
+    from simlab.cli import table
+
+    return table(headers, rows, right=right)
+
+
+def _fmt_est(e) -> list[str]:
+    if e.n == 0 or math.isnan(e.value):
+        return ["-", "-", "0"]
+    if e.kind == "rate":
+        return [f"{100 * e.value:.2f}%", f"[{100 * e.lo:.2f}%, {100 * e.hi:.2f}%]", f"{e.n:,}"]
+    ci = "-" if math.isnan(e.lo) else f"[{e.lo:.3f}, {e.hi:.3f}]"
+    return [f"{e.value:.3f}", ci, f"{e.n:,}"]
+
+
+def _fmt_diff(kind: str, x: float) -> str:
+    if math.isnan(x):
+        return "-"
+    return f"{100 * x:+.2f} pp" if kind == "rate" else f"{x:+.3f}"
+
+
+def metrics_table(metrics) -> str:
+    rows = [[m.title, *_fmt_est(m.estimate)] for m in metrics]
+    return _table(["metric", "estimate", "95% interval", "n"], rows,
+                  right=[False, True, True, True])
+
+
+def compare_table(result) -> str:
+    rows = []
+    for r in result.rows:
+        kind = r.definition.kind
+        rows.append([r.title, _fmt_est(r.a)[0], _fmt_est(r.b)[0], _fmt_diff(kind, r.diff.diff),
+                     f"[{_fmt_diff(kind, r.diff.lo)}, {_fmt_diff(kind, r.diff.hi)}]",
+                     "-" if math.isnan(r.p_holm) else f"{r.p_holm:.3g}",
+                     "yes" if r.p_holm < 1 - result.conf else "no"])
+    return _table(["metric", "A", "B", "B - A", "95% interval", "Holm p", "significant"], rows,
+                  right=[False, True, True, True, True, True, False])
+
+
+# --- argument helpers -----------------------------------------------------------------------
+def _common(p: argparse.ArgumentParser, *, n_required: bool = True) -> None:
+    from simlab.cli import _count, _jobs
+    from simlab.games import game_names
+
+    p.add_argument("game", help=f"game slug ({', '.join(game_names())})")
+    p.add_argument("-n", type=_count, required=n_required, default=None, metavar="N",
+                   help="number of deals (or matches with --level match)")
+    p.add_argument("--seed", type=_count, default=0, help="run seed (default 0)")
+    p.add_argument("--policy", default="heuristic", metavar="POLICY",
+                   help="heuristic | random, or one per seat comma separated")
+    p.add_argument("--level", choices=LEVELS, default="deal", help="deal (default) or match rows")
+    p.add_argument("--jobs", type=_jobs, default=-1, metavar="J",
+                   help="worker processes; -1 or 'all' = every core (default all)")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress line")
+
+
+def _knobs_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", action="extend", nargs="+", metavar="KEY=VALUE", default=[],
+                   help="override a knob; repeatable")
+    p.add_argument("--variant", metavar="FILE.toml", help="TOML file of knob = value lines")
+
+
+def _progress(args) -> bool | None:
+    return False if args.no_progress else None
+
+
+def _plan(args, n: int, params: dict[str, Any] | None = None, record_hands: bool = False) -> Plan:
+    return plan(args.game, n, seed=args.seed, params=params, variant=getattr(args, "variant", None),
+                policies=args.policy, jobs=args.jobs, level=args.level,
+                record_hands=record_hands, progress=_progress(args))
+
+
+# --- how-often --------------------------------------------------------------------------
+def cmd_how_often(args) -> int:
+    from simlab.analysis import how_often, parse_expr
+
+    expr = parse_expr(args.expression)  # bad expressions fail before any simulation
+    where = parse_expr(args.where) if args.where else None
+    p = _plan(args, args.n, parse_assignments(args.set), record_hands=args.record_hands)
+    from dataclasses import replace
+
+    how_often(execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)), expr, where)
+    frame = execute(p)  # the expression was checked on one row's schema first
+    est = how_often(frame, expr, where)
+    k = round(est.value * est.n) if est.n else 0
+    cond = f" among rows where {args.where}" if args.where else ""
+    print(f"{p.game.slug}: P({args.expression}){cond}")
+    print(f"  = {est.format()}  ({k:,} of {est.n:,} {p.unit}; 95% Wilson interval)")
+    if where is None and est.n < p.n:
+        print(f"  {p.n - est.n:,} rows had a null value (e.g. no play on thrown-in deals) "
+              "and are not counted")
+    return 0
+
+
+# --- compare ------------------------------------------------------------------------------
+def cmd_compare(args) -> int:
+    from simlab.compare import compare
+
+    a = parse_assignments(args.a.split() if args.a else [])
+    b = parse_assignments(args.b.split() if args.b else [])
+    t0 = time.perf_counter()
+    result = compare(args.game, args.n, a=a, b=b, seed=args.seed, policies_a=args.policy,
+                     policies_b=args.policy_b, level=args.level, jobs=args.jobs,
+                     progress=_progress(args))
+    seconds = time.perf_counter() - t0
+    print(f"{result.game.slug}: A = {result.label_a} vs B = {result.label_b}, "
+          f"{args.n:,} {result.plan_a.unit} each, the same deals (seed {args.seed})")
+    print(compare_table(result))
+    sig = result.significant()
+    print(f"\n{len(sig)} of {len(result.rows)} metrics differ significantly at the 5% level "
+          "after Holm's correction.")
+    if args.out is not None:
+        from simlab.report import write_report
+
+        out = write_report(args.out, game=result.game, plan=result.plan_b, frame=result.frame_b,
+                           seconds=seconds, comparison=result,
+                           title=f"{result.game.title}: {result.label_a} vs {result.label_b}")
+        print(f"report: {out / 'report.html'}")
+    return 0
+
+
+# --- sweep --------------------------------------------------------------------------------
+def cmd_sweep(args) -> int:
+    from simlab.compare import parse_grid, sweep
+
+    grid = parse_grid(args.grid)
+    base = dict(load_variant(args.variant, game=args.game)) if args.variant else {}
+    base.update(parse_assignments(args.set))
+    t0 = time.perf_counter()
+    result = sweep(args.game, args.n, grid, base=base, seed=args.seed, policies=args.policy,
+                   level=args.level, jobs=args.jobs, progress=_progress(args))
+    seconds = time.perf_counter() - t0
+    heads = [m.key for m in result.points[0].metrics.headline()]
+    rows = []
+    for pt in result.points:
+        by_key = {m.key: m for m in pt.metrics.metrics}
+        label = " ".join(f"{k}={v}" for k, v in pt.values.items())
+        for key in heads:
+            m = by_key.get(key)
+            if m is not None:
+                rows.append([label, m.title, *_fmt_est(m.estimate)])
+    print(f"{result.game.slug}: sweep over {', '.join(grid)}, {args.n:,} {result.points[0].plan.unit} "
+          "per point, the same deals at every point")
+    print(_table(["variant", "metric", "estimate", "95% interval", "n"], rows,
+                 right=[False, False, True, True, True]))
+    out = args.out or Path("out") / f"sweep-{result.game.slug}-{'-'.join(grid)}"
+    from simlab.report import write_report
+
+    last = result.points[-1]
+    out = write_report(out, game=result.game, plan=last.plan, frame=None, seconds=seconds,
+                       sweep=result, title=f"{result.game.title}: sweep over {', '.join(grid)}")
+    print(f"report with one curve per headline metric: {out / 'report.html'}")
+    return 0
+
+
+# --- report -----------------------------------------------------------------------------
+def run_for_report(p: Plan, precision: float | None, max_n: int | None, log=print):
+    """(frame, metric set, seconds, notes) for a plan, or until ``precision``."""
+    from simlab import metrics
+    from simlab.analysis import run_to_precision
+
+    t0 = time.perf_counter()
+    notes: list[str] = []
+    if precision is not None:
+        cap = max_n if max_n is not None else 100 * p.n
+        pr = run_to_precision(p, precision, cap, log=log)
+        frame, ms = pr.frame, pr.metrics
+        state = "reached" if pr.reached else f"NOT reached (stopped at the cap of {cap:,})"
+        notes.append(f"Precision target ±{precision:.4%} on every headline rate {state} after "
+                     f"{frame.height:,} {p.unit}; the widest interval was "
+                     f"±{pr.widest:.4%} ({pr.limiting}).")
+    else:
+        frame = execute(p)
+        ms = metrics.compute(p.game, frame, p.knobs, p.level)
+    return frame, ms, time.perf_counter() - t0, notes
+
+
+def cmd_report(args) -> int:
+    from simlab.report import write_report
+
+    if args.n is None and args.precision is None:
+        raise SimlabError("give -n N, or --precision P (with --max-deals M)")
+    first = args.n if args.n is not None else 20_000
+    p = _plan(args, first, parse_assignments(args.set))
+    if args.precision is not None and args.max_deals is not None and args.max_deals < first:
+        raise SimlabError(f"--max-deals ({args.max_deals:,}) is smaller than -n ({first:,})")
+    frame, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals)
+    from dataclasses import replace
+
+    p = replace(p, n=frame.height)
+    out = write_report(args.out, game=p.game, plan=p, frame=frame, seconds=seconds,
+                       metric_set=ms, notes=notes)
+    print(metrics_table(ms.headline()))
+    print(f"\nreport: {out / 'report.md'} and {out / 'report.html'}")
+    return 0
+
+
+# --- experiment --------------------------------------------------------------------------
+def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool | None = None,
+                   log=print) -> Path:
+    from dataclasses import replace
+
+    from simlab.compare import compare, sweep
+    from simlab.experiment import load_experiment
+    from simlab.report import write_report
+
+    ex = load_experiment(path)
+    workers = ex.jobs if jobs is None else jobs
+    first = ex.n if ex.n is not None else 20_000
+    p = plan(ex.game, first, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=workers,
+             level=ex.level, progress=progress)
+    frame, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, log=log)
+    p = replace(p, n=frame.height)
+    comparison = None
+    sweep_result = None
+    t0 = time.perf_counter()
+    if ex.compare_b is not None:
+        comparison = compare(ex.game, p.n, a=ex.knobs, b={**ex.knobs, **ex.compare_b},
+                             seed=ex.seed, policies_a=ex.policies, level=ex.level, jobs=workers,
+                             progress=progress)
+    if ex.sweep is not None:
+        sweep_result = sweep(ex.game, p.n, {k: [str(v) if isinstance(v, str) else v for v in vs]
+                                            for k, vs in ex.sweep.items()},
+                             base=ex.knobs, seed=ex.seed, policies=ex.policies, level=ex.level,
+                             jobs=workers, progress=progress)
+    seconds += time.perf_counter() - t0
+    return write_report(ex.out_dir, game=p.game, plan=p, frame=frame, seconds=seconds,
+                        metric_set=ms, comparison=comparison, sweep=sweep_result, title=ex.title,
+                        notes=[*ex.notes, *notes])
+
+
+def cmd_experiment(args) -> int:
+    out = run_experiment(args.file, jobs=args.jobs, progress=_progress(args))
+    print(f"report: {out / 'report.md'} and {out / 'report.html'}")
+    return 0
+
+
+# --- registration -------------------------------------------------------------------------
+def add_commands(sub, formatter) -> None:
+    from simlab.cli import _count, _jobs
+
+    p = sub.add_parser(
+        "how-often", help="probability of any event, with its interval and count",
+        formatter_class=formatter,
+        description="Simulate N deals and print how often a polars expression is true, "
+                    "with a 95% Wilson interval and the count. Only `pl` is in scope.",
+        epilog="examples:\n"
+               "  simlab how-often belote \"pl.col('capot')\" -n 200000\n"
+               "  simlab how-often belote \"pl.col('made')\" --where \"pl.col('contract') == "
+               "'round2'\"\n"
+               "  simlab how-often belote \"pl.col('hand_s0').list.contains('J♥')\" "
+               "--record-hands -n 50000\n"
+               "columns: see the game module's deal_columns, or run with --record-hands for "
+               "dealt_s{i} / hand_s{i} card lists.")
+    _common(p, n_required=False)
+    p.set_defaults(n=100_000)
+    _knobs_args(p)
+    p.add_argument("expression", help="boolean polars expression, e.g. \"pl.col('capot')\"")
+    p.add_argument("--where", metavar="EXPR", help="only count rows where this is true")
+    p.add_argument("--record-hands", action="store_true", help="add dealt_s{i} / hand_s{i}")
+    p.set_defaults(func=cmd_how_often)
+
+    p = sub.add_parser(
+        "compare", help="two variants on the same deals: every metric side by side",
+        formatter_class=formatter,
+        description="Run variants A and B with the same seed (so on the same shuffles) and "
+                    "print every standard metric for both, the paired difference B - A with "
+                    "its 95% interval and Holm-adjusted p-value.",
+        epilog="examples:\n"
+               "  simlab compare belote --b \"queen_points=5\" -n 200000\n"
+               "  simlab compare belote --a \"target=501\" --b \"target=501 litige=lost\" "
+               "-n 20000 --level match\n"
+               "  simlab compare manille --b \"must_overplay_in_suit=false\" -n 200000 "
+               "--out reports/manille-overplay")
+    _common(p)
+    p.add_argument("--a", default="", metavar="\"K=V ...\"", help="variant A knobs (default: seed rules)")
+    p.add_argument("--b", default="", metavar="\"K=V ...\"", help="variant B knobs")
+    p.add_argument("--policy-b", default=None, metavar="POLICY",
+                   help="policies of variant B (default: same as --policy)")
+    p.add_argument("--out", type=Path, metavar="DIR", help="also write a report there")
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser(
+        "sweep", help="metrics over a grid of knob values, with curves",
+        formatter_class=formatter,
+        description="Run every combination of the --grid values on the same deals, print the "
+                    "headline metrics and write a report with one curve per headline metric.",
+        epilog="examples:\n"
+               "  simlab sweep belote --grid take_threshold_1=5,6,7,8,9 -n 100000\n"
+               "  simlab sweep belote --grid queen_points=3,5 --grid target=501,1001 "
+               "--level match -n 5000")
+    _common(p)
+    _knobs_args(p)
+    p.add_argument("--grid", action="append", required=True, metavar="KEY=V1,V2,...",
+                   help="knob and its values; repeatable")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="report folder (default out/sweep-GAME-KEYS)")
+    p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser(
+        "report", help="simulate and write a report (Markdown + HTML + figures + Parquet)",
+        formatter_class=formatter,
+        description="Simulate GAME and write report.md, a self-contained report.html, the "
+                    "PNG figures and the results' Parquet into --out.",
+        epilog="examples:\n"
+               "  simlab report belote -n 1000000 --out reports/belote\n"
+               "  simlab report belote --precision 0.002 --max-deals 5000000 --out reports/b\n"
+               "  simlab report belote -n 20000 --level match --set target=501 --out r/")
+    _common(p, n_required=False)
+    _knobs_args(p)
+    p.add_argument("--precision", type=float, metavar="P",
+                   help="keep adding deals until every headline rate's interval half-width "
+                        "is <= P (e.g. 0.002)")
+    p.add_argument("--max-deals", type=_count, metavar="M", help="cap for --precision runs")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="report folder")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser(
+        "experiment", help="run an experiment file (TOML) and write its report",
+        formatter_class=formatter,
+        description="Run the simulation, comparison and sweep an experiment file describes "
+                    "and write the report (see simlab/experiment.py for the format).",
+        epilog="examples:\n  simlab experiment experiments/belote_dealer_advantage.toml")
+    p.add_argument("file", help="experiment TOML file")
+    p.add_argument("--jobs", type=_jobs, default=None, metavar="J",
+                   help="override the file's jobs")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress line")
+    p.set_defaults(func=cmd_experiment)

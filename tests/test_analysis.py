@@ -1,0 +1,102 @@
+"""how-often, precision-driven runs, comparisons on common random numbers, sweeps and
+experiment files."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+import simlab
+from simlab.analysis import how_often, parse_expr, run_to_precision
+from simlab.compare import compare, parse_grid, sweep
+from simlab.experiment import load_experiment
+from simlab.knobs import SimlabError
+from simlab.runner import plan
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return simlab.simulate("belote", 20_000, seed=3, record_hands=True)
+
+
+def test_how_often_matches_direct_count(frame):
+    est = how_often(frame, "pl.col('capot')")
+    assert est.n == frame.height and est.value == frame["capot"].mean()
+    est = how_often(frame, pl.col("made"), where="pl.col('contract') == 'round2'")
+    sub = frame.filter(pl.col("contract") == "round2")
+    assert est.n == sub.height and est.value == pytest.approx(sub["made"].mean())
+    held = how_often(frame, "pl.col('dealt_s0').list.contains('J♥')")
+    # exact: 5 of 32 cards -> 5/32, tolerance 5 standard errors
+    p = 5 / 32
+    assert abs(held.value - p) < 5 * math.sqrt(p * (1 - p) / held.n)
+
+
+def test_how_often_errors(frame):
+    with pytest.raises(SimlabError, match="available columns: deal, dealer"):
+        how_often(frame, "pl.col('nope')")
+    with pytest.raises(SimlabError, match="not a boolean"):
+        how_often(frame, "pl.col('score_s0')")
+    with pytest.raises(SimlabError, match="cannot read expression"):
+        parse_expr("pl.col(")
+    with pytest.raises(SimlabError, match="not a polars expression"):
+        parse_expr("3 + 4")
+    with pytest.raises(SimlabError):
+        parse_expr("__import__('os')")
+
+
+def test_precision_run_is_the_same_deals_as_one_run():
+    p = plan("belote", 5_000, seed=2)
+    r = run_to_precision(p, 0.01, 200_000)
+    assert r.reached and r.widest <= 0.01 and r.frame.height > 5_000 and r.rounds >= 2
+    assert r.frame.equals(simlab.simulate("belote", r.frame.height, seed=2))
+    capped = run_to_precision(p, 0.0005, 8_000)
+    assert not capped.reached and capped.frame.height == 8_000 and capped.limiting
+    with pytest.raises(SimlabError, match="precision"):
+        run_to_precision(p, 2.0, 10_000)
+    with pytest.raises(SimlabError, match="max-deals"):
+        run_to_precision(p, 0.01, 100)
+
+
+def test_compare_identical_variants_shows_nothing():
+    r = compare("belote", 5_000, a={}, b={"litige": "carry_over"}, seed=4)
+    assert r.rows and not r.significant()
+    assert all(row.diff.diff == 0 for row in r.rows if not math.isnan(row.diff.diff))
+
+
+def test_compare_detects_a_real_change():
+    # Q = 5 adds 8 card points per deal: mean scores must rise, significantly.
+    r = compare("belote", 5_000, b={"queen_points": 5}, seed=4)
+    by_key = {row.key: row for row in r.rows}
+    row = by_key["seat.score.s0"]
+    assert row.diff.diff > 0 and row.p_holm < 0.05 and row.diff.lo > 0
+    assert r.frame_a["turned_card"].equals(r.frame_b["turned_card"])  # same deals
+
+
+def test_sweep_points_and_grid_parsing():
+    assert parse_grid(["a=1,2", "b=x"]) == {"a": ["1", "2"], "b": ["x"]}
+    with pytest.raises(SimlabError):
+        parse_grid(["a"])
+    with pytest.raises(SimlabError, match="take_threshold_1"):
+        sweep("belote", 100, {"take_threshold_1": ["6", "x"]})  # validated before running
+    s = sweep("belote", 3_000, {"take_threshold_1": ["5", "9"]}, seed=1)
+    assert [p.values["take_threshold_1"] for p in s.points] == [5, 9]
+    taken = [next(m for m in p.metrics.metrics if m.key == "contract.nobody_takes").estimate.value
+             for p in s.points]
+    assert taken[0] < taken[1]  # a higher threshold throws in more deals
+
+
+def test_experiment_files(tmp_path):
+    f = tmp_path / "e.toml"
+    f.write_text('game = "belote"\nn = 100\n[knobs]\nqueen_points = 5\n[compare]\nb = {target = 501}\n')
+    ex = load_experiment(f)
+    assert ex.name == "e" and ex.knobs == {"queen_points": 5} and ex.compare_b == {"target": 501}
+    for text, msg in [('game = "belote"\n', "exactly one of"),
+                      ('game = "belote"\nn = 1\nbogus = 2\n', "unknown key 'bogus'"),
+                      ('n = 1\n', "missing key 'game'"),
+                      ('game = "belote"\nn = 1\n[sweep]\nx = []\n', "non-empty list"),
+                      ('game = "belote"\nn = [\n', "not valid TOML")]:
+        f.write_text(text)
+        with pytest.raises(SimlabError, match=msg):
+            load_experiment(f)

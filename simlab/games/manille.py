@@ -6,10 +6,13 @@ scoring, match.
 Seats 0..3 clockwise; seats 0 and 2 are team 0, seats 1 and 3 team 1; the player on
 the dealer's left is ``dealer + 1``.
 
-Only the classic game is implemented. The variants of the catalogue (belge, coinchée,
-enchères, folle, trois, deux) will arrive behind the ``variant`` knob: the deal is split
-into phases (``deal_cards``, ``choose_trump``, ``play_tricks``, ``score_deal``) so a variant
-replaces one phase (trump choice, scoring, who plays which hand) and keeps the others.
+Only the classic game is implemented, so ``balance_metrics`` answers the catalogue's
+balance questions 1-3 (dealer edge, must-overplay, length); questions 4-8 are about the
+enchères, folle, à deux, belge and à trois variants and are left out until they exist.
+The variants of the catalogue (belge, coinchée, enchères, folle, trois, deux) will arrive
+behind the ``variant`` knob: the deal is split into phases (``deal_cards``,
+``choose_trump``, ``play_tricks``, ``score_deal``) so a variant replaces one phase (trump
+choice, scoring, who plays which hand) and keeps the others.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 
 from simlab import rng
 from simlab.decks import SUITS, get_deck
 from simlab.games.base import BOOL, HEURISTIC, Column, Game, KernelOutput, policy_codes
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, knob
+from simlab.metrics import MetricDef
 from simlab.tricks import (
     EMPTY,
     ONE,
@@ -156,9 +161,9 @@ def deal_columns(_: ManilleKnobs | None = None) -> list[Column]:
     return cols
 
 
-(M_MATCH, M_FIRST, M_WINNER, M_N_DEALS, M_FINAL, M_N_VOID, M_BY_TWO, M_CAPPED) = (
-    0, 1, 2, 3, 4, 8, 9, 10)
-N_MATCH_COLS = 11
+(M_MATCH, M_FIRST, M_WINNER, M_N_DEALS, M_FINAL, M_N_VOID, M_BY_TWO, M_TWO_FIRST,
+ M_TWO_DEAL, M_CAPPED) = (0, 1, 2, 3, 4, 8, 9, 10, 11, 12)
+N_MATCH_COLS = 13
 
 
 def match_columns(_: ManilleKnobs | None = None) -> list[Column]:
@@ -168,6 +173,11 @@ def match_columns(_: ManilleKnobs | None = None) -> list[Column]:
     cols += [Column("n_void", help="void (tied) deals"),
              Column("ended_by_two_in_a_row", BOOL,
                     help="won by two consecutive deals before reaching the target"),
+             Column("two_in_a_row_first", BOOL,
+                    help="a team won two consecutive deals before either reached the target "
+                         "(whatever two_in_a_row_end says): that end would have come first"),
+             Column("two_in_a_row_deal", help="the deal at which that happened (1 = first "
+                    "deal), -1 if it did not"),
              Column("capped", BOOL)]
     assert len(cols) == N_MATCH_COLS
     return cols
@@ -376,6 +386,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
         run = 0
         winner = -1
         by_two = False
+        two_deal = -1  # first deal ending a run of two before the target: tracked always
         while n_deals < kv[K_MAX_DEALS]:
             for c in range(N_CARDS):
                 deck[c] = c
@@ -399,8 +410,11 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
                 run_team = win_team
                 run = 1
             dealer = (dealer + 1) % 4  # the deal passes to the left
+            reached = score0 >= target or score1 >= target
+            if run >= 2 and two_deal < 0 and not reached:
+                two_deal = n_deals
             # Only the deal's winner marks, so at most one team reaches the target.
-            if score0 >= target or score1 >= target:
+            if reached:
                 winner = 0 if score0 >= target else 1
                 break
             if kv[K_TWO_IN_A_ROW] and run >= 2:
@@ -415,6 +429,8 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             out[i, M_FINAL + p] = score0 if TEAM_OF[p] == 0 else score1
         out[i, M_N_VOID] = n_void
         out[i, M_BY_TWO] = by_two
+        out[i, M_TWO_FIRST] = two_deal > 0
+        out[i, M_TWO_DEAL] = two_deal
         out[i, M_CAPPED] = winner < 0
     return out
 
@@ -444,6 +460,113 @@ def run_matches(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start
     pol, kv, rules, tb = _setup(knobs, policies)
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules, tb))
 
+# --- balance questions (catalogue "Balance questions" 1-3) --------------------------------
+SECTION = "Manille questions"
+# Headline metrics are rates: --precision reads their half-widths as fractions, so means
+# in points or deals (margins, lengths) stay out of the headline table.
+CLOSE, LOPSIDED = 5, 16  # deal margins: winner's points over half the deal
+
+
+def _std_dev(x: pl.Expr, where: pl.Expr) -> pl.Expr:
+    """Per-row values whose mean over the ``where`` rows is the sample standard deviation
+    of ``x`` there (ddof 1), with the delta-method interval (linearisation
+    s + ((x - mean)^2 n / (n - 1) - s^2) / (2 s)). The aggregates are computed on
+    whichever frame the expression runs on, so a paired comparison gets each variant's
+    own spread."""
+    x = x.cast(pl.Float64)
+    n = x.filter(where).count()
+    m = x.filter(where).mean()
+    dev2 = (x - m) ** 2 * n / (n - 1)
+    var = dev2.filter(where).mean()
+    sd = var.sqrt()
+    return pl.when(sd > 0).then(sd + (dev2 - var) / (2 * sd)).otherwise(sd)
+
+
+def _team_value(team: pl.Expr, t0: str, t1: str) -> pl.Expr:
+    """Column ``t0`` when ``team`` is 0, ``t1`` when it is 1."""
+    return pl.when(team == 0).then(pl.col(t0)).otherwise(pl.col(t1)).cast(pl.Float64)
+
+
+def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: ManilleKnobs | None,
+                    level: str) -> list[MetricDef]:
+    """The catalogue's balance questions 1-3 as metrics (section "Manille questions").
+
+    Deal level: 1 the dealer's edge (the dealer's team keeps the turned trump card);
+    2 the deal-score distribution and the 34-34 void rate, which ``simlab compare``
+    sets against follow-only play. Match level: 3 match length and how often the
+    "two consecutive wins" end would have come first. Questions 4-8 concern variants
+    that do not exist yet. Only metrics whose columns the frame has are returned."""
+    k = knobs if isinstance(knobs, ManilleKnobs) else ManilleKnobs()
+    cols = set(frame.lazy().collect_schema().names())
+    out: list[tuple[MetricDef, set[str]]] = []
+
+    def add(need: set[str], key: str, title: str, expr: pl.Expr, where: pl.Expr | None = None,
+            kind: str = "rate", **kw) -> None:
+        out.append((MetricDef(f"manille.{key}", title, SECTION, expr, where, kind, **kw), need))
+
+    if level == "deal":
+        void = pl.col("void_deal")
+        decided = ~void
+        # 1. dealer edge
+        team = pl.col("dealer") % 2
+        won = pl.col("dealer_team_won")
+        add({"dealer_team_won", "void_deal"}, "q1.win.dealer_team", "deal win rate, dealer's "
+            "team (decided deals)", won, decided, headline=True,
+            note="50% means no edge; void (34-34) deals left out")
+        add({"dealer_team_won"}, "q1.win.dealer_team.all", "deal win rate, dealer's team "
+            "(all deals)", won)
+        add({"dealer_team_won", "void_deal"}, "q1.win.other_team.all", "deal win rate, the "
+            "other team (all deals)", decided & ~won)
+        marks = {"dealer", "score_s0", "score_s1"}
+        add(marks, "q1.margin", "points marked per deal, dealer's team minus the other team",
+            _team_value(team, "score_s0", "score_s1") - _team_value(team, "score_s1", "score_s0"),
+            kind="mean", unit="points")
+        add({"dealer", "team_points_t0", "team_points_t1"}, "q1.margin.deal_points",
+            "deal points (cards + tricks) per deal, dealer's team minus the other team",
+            _team_value(team, "team_points_t0", "team_points_t1")
+            - _team_value(team, "team_points_t1", "team_points_t0"),
+            kind="mean", unit="points")
+        # 2. must-overplay: distribution of deal scores and the void rate
+        compare_note = ("against follow-only play: `simlab compare manille --a \"\" --b "
+                        "\"must_overplay_in_suit=false\"`")
+        add({"void_deal"}, "q2.void", "void deals (tie, 34-34 by default)", void,
+            headline=True, note=compare_note)
+        t0, t1 = pl.col("team_points_t0"), pl.col("team_points_t1")
+        pts = {"team_points_t0", "team_points_t1", "void_deal"}
+        over = (pl.max_horizontal(t0, t1) - (t0 + t1) / 2).cast(pl.Float64)
+        add(pts, "q2.margin", "winner's points over half the deal (decided deals)", over,
+            decided, kind="mean", unit="points", note=compare_note)
+        add(pts, "q2.margin.sd", "winner's points over half the deal, standard deviation",
+            _std_dev(over, decided), decided, kind="mean", unit="points",
+            note="delta-method interval")
+        add(pts, "q2.close", f"close deals: the winner at most {CLOSE} points over half",
+            over <= CLOSE, decided)
+        add(pts, "q2.lopsided", f"lopsided deals: the winner {LOPSIDED}+ points over half",
+            over >= LOPSIDED, decided)
+        tricks = {f"tricks_s{i}" for i in range(4)}
+        t0_tricks = pl.col("tricks_s0") + pl.col("tricks_s2")
+        add(tricks, "q2.all_tricks", "one team takes all 8 tricks",
+            (t0_tricks == 0) | (t0_tricks == HAND))
+    else:
+        done = pl.col("winner") >= 0
+        end = f"the target ({k.target})" + (" or two consecutive wins"
+                                             if k.two_in_a_row_end else "")
+        add({"winner", "n_deals"}, "q3.length", f"deals to reach {end}", pl.col("n_deals"),
+            done, kind="mean", unit="deals", note="capped matches left out")
+        add({"winner", "n_deals"}, "q3.length.sd", "deals per match, standard deviation",
+            _std_dev(pl.col("n_deals"), done), done, kind="mean", unit="deals",
+            note="delta-method interval")
+        two = pl.col("two_in_a_row_first")
+        add({"winner", "two_in_a_row_first"}, "q3.two_in_a_row_first", "the two-consecutive-"
+            "wins end would have come first", two, done, headline=True,
+            note="a team won two deals in a row (a void deal breaks the run) before either "
+                 "reached the target; with two_in_a_row_end=true these matches end that way")
+        add({"winner", "n_deals", "two_in_a_row_first", "two_in_a_row_deal"},
+            "q3.length.two_in_a_row", "deals per match if two consecutive wins also ended it",
+            pl.when(two).then(pl.col("two_in_a_row_deal")).otherwise(pl.col("n_deals")), done,
+            kind="mean", unit="deals")
+    return [m for m, need in out if need <= cols]
+
 
 GAME = Game(
     slug="manille",
@@ -460,4 +583,5 @@ GAME = Game(
     run_matches=run_matches,
     players_text="4",
     teams=lambda k: (0, 1, 0, 1),
+    extra={"metrics": balance_metrics},
 )

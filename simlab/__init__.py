@@ -16,11 +16,21 @@ from simlab.games import game_names, get_game
 from simlab.knobs import SimlabError
 from simlab.runner import read_provenance, run_to_parquet, simulate
 
+
+def how_often(frame, expr, where=None):
+    """Probability that a boolean polars expression (or its text) holds for a row of
+    ``frame``, with its 95% Wilson interval and count (``simlab.stats.Estimate``)."""
+    from simlab.analysis import how_often as _how_often
+
+    return _how_often(frame, expr, where)
+
+
 __all__ = [
     "SimlabError",
     "__version__",
     "game_names",
     "get_game",
+    "how_often",
     "read_provenance",
     "run_to_parquet",
     "simulate",

@@ -283,6 +283,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from simlab.report import write_report
+
     p = plan("belote", args.n, seed=0, policies="heuristic", jobs=-1, level="deal",
              progress=False if args.no_progress else None)
     out = Path(args.out)
@@ -293,6 +295,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     print(deal_summary(pl.scan_parquet(out), p.game.players(p.knobs), seconds))
     print(f"\nwrote {out}; explore it with polars: pl.read_parquet({str(out)!r})")
+    report_dir = out.parent / "demo-report"
+    write_report(report_dir, game=p.game, plan=p, frame=pl.read_parquet(out), seconds=seconds,
+                 title="simlab demo: classic Belote, seed rules, heuristic players")
+    print(f"report: {report_dir / 'report.html'} (and report.md, figures/)")
     return 0
 
 

@@ -13,6 +13,7 @@ catalogue's "Balance questions") through ``Game.extra["metrics"]``, a function
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -228,7 +229,7 @@ def balance_def(metrics: list[Metric], prefix: str, what: str) -> MetricDef | No
     best = max(wins, key=lambda m: m.estimate.value)
     worst = min(wins, key=lambda m: m.estimate.value)
     gap = best.definition.expr.cast(pl.Float64) - worst.definition.expr.cast(pl.Float64)
-    return MetricDef(f"balance.{what.replace(' ', '_')}", f"balance between {what}: 1 - (win rate of "
+    return MetricDef("balance." + re.sub(r"[^a-z0-9]+", "_", what), f"balance between {what}: 1 - (win rate of "
                      f"{best.title.split(', ')[-1]} - win rate of {worst.title.split(', ')[-1]})",
                      "Balance", 1 - gap, where=best.definition.where, kind="mean",
                      unit="win-rate fraction")

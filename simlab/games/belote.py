@@ -769,13 +769,13 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
             "the defence's announcements or belote sink the contract, per played deal",
             flip & ~made, taken)
         # 6. the Queen's value: a comparison of this metric between two runs
-        add({"taker", "made"}, "q6.taker_success", f"taker success (Queen worth "
-            f"{k.queen_points})", made, taken, headline=True,
+        add({"taker", "made"}, "q6.taker_success", "taker success (compare queen_points "
+            "3 vs 5)", made, taken, headline=True,
             note="Q = 3 against the seed's Q = 5: run `simlab compare belote --a \"\" "
                  "--b \"queen_points=5\"` (same deals, paired difference)")
     else:
         done = pl.col("winner") >= 0
-        add({"winner", "n_deals"}, "q5.length", f"deals to reach the target ({k.target})",
+        add({"winner", "n_deals"}, "q5.length", "deals to reach the target score",
             pl.col("n_deals"), done, kind="mean", unit="deals",
             note="deals dealt, thrown-in deals included; capped matches left out")
         add({"winner", "n_deals"}, "q5.length.sd", "deals to reach the target, standard "

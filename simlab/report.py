@@ -1,0 +1,643 @@
+"""A run's report: Markdown, self-contained HTML, PNG figures and the results as Parquet.
+
+``write_report(out_dir, game=..., plan=..., frame=..., seconds=...)`` writes into
+``out_dir``:
+
+* ``report.md`` — the report, figures linked from ``figures/``;
+* ``report.html`` — the same report in one file (figures embedded as base64 PNG, inline
+  CSS), to mail or archive;
+* ``figures/*.png`` — every figure;
+* ``results.parquet`` — the frame, with the plan's provenance under the Parquet metadata
+  key ``"simlab"`` (``simlab.read_provenance`` reads it back); with a comparison, variant
+  B's frame goes to ``results_b.parquet`` the same way.
+
+The report says what was simulated, then answers: the headline metrics, one section per
+metric section (standard and game-specific alike), score distributions, match length, and
+optionally a paired comparison of two variants and a sweep over knob values. Every estimate
+is printed with its interval and its n; statements about significance are derived from
+the numbers (Holm-adjusted p-values), never assumed.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from simlab import plots
+from simlab.compare import CompareResult, SweepResult
+from simlab.games.base import Game
+from simlab.metrics import Metric, MetricSet, compute, score_distribution
+from simlab.runner import PROVENANCE_KEY, Plan
+from simlab.stats import Estimate
+from simlab.stats import mean as mean_estimate
+
+STANDARD_SECTIONS = ("Seats", "Dealer position", "Balance", "Contracts", "Match")
+# metric families whose members are symmetric positions: their bar chart shows the mean
+SYMMETRIC_FAMILIES = ("seat.", "dealer_pos.", "match.win")
+
+
+# --- number formatting -------------------------------------------------------------------
+def _decimals(half_width: float, default: int) -> int:
+    """Enough decimals to show the interval's width with two significant digits."""
+    if half_width is None or math.isnan(half_width) or half_width <= 0:
+        return default
+    return int(min(6, max(0, -math.floor(math.log10(half_width)) + 1)))
+
+
+def fmt_value(e: Estimate, unit: str = "") -> str:
+    if e.n == 0 or math.isnan(e.value):
+        return "n/a"
+    if e.kind == "rate":
+        d = _decimals(100 * e.half_width, 2)
+        return f"{100 * e.value:.{d}f}%"
+    d = _decimals(e.half_width, 3)
+    return f"{e.value:,.{d}f}" + (f" {unit}" if unit else "")
+
+
+def fmt_interval(e: Estimate) -> str:
+    if e.n == 0 or math.isnan(e.lo) or math.isnan(e.hi):
+        return "n/a"
+    if e.kind == "rate":
+        d = _decimals(100 * e.half_width, 2)
+        return f"[{100 * e.lo:.{d}f}%, {100 * e.hi:.{d}f}%]"
+    d = _decimals(e.half_width, 3)
+    return f"[{e.lo:,.{d}f}, {e.hi:,.{d}f}]"
+
+
+def fmt_estimate(e: Estimate, unit: str = "") -> str:
+    """Value and interval in one cell, e.g. ``30.74% [30.10, 31.38]``."""
+    v = fmt_value(e, unit)
+    if v == "n/a" or math.isnan(e.lo):
+        return v
+    return f"{v} {fmt_interval(e)}"
+
+
+def _signed(x: float, d: int) -> str:
+    s = f"{x:+,.{d}f}"
+    return s.replace("-", "−")
+
+
+def fmt_diff(diff: float, lo: float, hi: float, kind: str, unit: str) -> tuple[str, str]:
+    """(difference, interval) of B − A: rates in percentage points."""
+    if math.isnan(diff):
+        return "n/a", "n/a"
+    s = 100.0 if kind == "rate" else 1.0
+    suffix = " pp" if kind == "rate" else (f" {unit}" if unit else "")
+    hw = (hi - lo) / 2 * s if not math.isnan(lo) else math.nan
+    d = _decimals(hw, 2 if kind == "rate" else 3)
+    if hw == 0:
+        d = 2 if kind == "rate" else 3
+    if diff == 0 and lo == 0 and hi == 0:  # identical on every paired row
+        return f"0{suffix}", f"[0, 0]{suffix}"
+    value = _signed(diff * s, d) + suffix
+    if math.isnan(lo):
+        return value, "n/a"
+    return value, f"[{_signed(lo * s, d)}, {_signed(hi * s, d)}]{suffix}"
+
+
+def fmt_p(p: float) -> str:
+    if p is None or math.isnan(p):
+        return "n/a"
+    if p >= 0.9995:
+        return "1"
+    if p == 0:
+        return "< 1e-300"
+    if p < 1e-4:
+        return f"{p:.1e}"
+    return f"{p:.4f}"
+
+
+def fmt_n(n: int) -> str:
+    return f"{n:,}"
+
+
+def _seconds(s: float) -> str:
+    if s < 120:
+        return f"{s:.1f} s"
+    return f"{s / 60:.1f} min ({s:,.0f} s)"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "figure"
+
+
+# --- a tiny document model rendered to Markdown and HTML ---------------------------------
+@dataclass
+class _Fig:
+    name: str  # file name under figures/
+    png: bytes
+    caption: str
+
+
+@dataclass
+class _Doc:
+    fig_dir: Path
+    blocks: list[tuple[str, Any]] = field(default_factory=list)
+    figures: list[_Fig] = field(default_factory=list)
+    _names: set[str] = field(default_factory=set)
+
+    def h(self, level: int, text: str) -> None:
+        self.blocks.append(("h", (level, text)))
+
+    def p(self, text: str) -> None:
+        self.blocks.append(("p", text))
+
+    def ul(self, items: Iterable[str]) -> None:
+        items = list(items)
+        if items:
+            self.blocks.append(("ul", items))
+
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]],
+              right: Sequence[int] = ()) -> None:
+        self.blocks.append(("table", (list(headers), [list(r) for r in rows], set(right))))
+
+    def fig(self, name: str, figure: Figure, caption: str) -> str:
+        base = _slug(name)
+        stem, k = base, 2
+        while stem in self._names:
+            stem, k = f"{base}-{k}", k + 1
+        self._names.add(stem)
+        buf = io.BytesIO()
+        figure.savefig(buf, format="png", dpi=plots.DPI)
+        png = buf.getvalue()
+        (self.fig_dir / f"{stem}.png").write_bytes(png)
+        f = _Fig(f"{stem}.png", png, caption)
+        self.figures.append(f)
+        self.blocks.append(("fig", f))
+        return f.name
+
+    # rendering
+    def markdown(self) -> str:
+        out: list[str] = []
+        for kind, b in self.blocks:
+            if kind == "h":
+                out.append(f"{'#' * b[0]} {b[1]}\n")
+            elif kind == "p":
+                out.append(f"{b}\n")
+            elif kind == "ul":
+                out.append("\n".join(f"- {x}" for x in b) + "\n")
+            elif kind == "table":
+                headers, rows, right = b
+                cell = _md_cell
+                out.append("| " + " | ".join(cell(h) for h in headers) + " |")
+                out.append("|" + "|".join("---:" if i in right else "---"
+                                          for i in range(len(headers))) + "|")
+                for r in rows:
+                    out.append("| " + " | ".join(cell(c) for c in r) + " |")
+                out.append("")
+            elif kind == "fig":
+                out.append(f"![{_md_cell(b.caption)}](figures/{b.name})\n")
+                out.append(f"*{b.caption}*\n")
+        return "\n".join(out).rstrip() + "\n"
+
+    def html(self, title: str) -> str:
+        body: list[str] = []
+        for kind, b in self.blocks:
+            if kind == "h":
+                body.append(f"<h{b[0]}>{_inline(b[1])}</h{b[0]}>")
+            elif kind == "p":
+                body.append(f"<p>{_inline(b)}</p>")
+            elif kind == "ul":
+                body.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in b) + "</ul>")
+            elif kind == "table":
+                headers, rows, right = b
+                th = "".join(f'<th{" class=r" if i in right else ""}>{_inline(h)}</th>'
+                             for i, h in enumerate(headers))
+                trs = "".join("<tr>" + "".join(f'<td{" class=r" if i in right else ""}>{_inline(c)}</td>'
+                                               for i, c in enumerate(r)) + "</tr>" for r in rows)
+                body.append(f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>")
+            elif kind == "fig":
+                data = base64.b64encode(b.png).decode("ascii")
+                body.append(f'<figure><img src="data:image/png;base64,{data}" '
+                            f'alt="{html.escape(b.caption)}"><figcaption>{_inline(b.caption)}'
+                            f"</figcaption></figure>")
+        return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+                + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:68rem;
+margin:2rem auto;padding:0 1rem;color:#1d1d1f;line-height:1.45}
+h1{font-size:1.7rem;border-bottom:2px solid #1f5f99;padding-bottom:.3rem}
+h2{font-size:1.3rem;margin-top:2.2rem;border-bottom:1px solid #ccc;padding-bottom:.2rem}
+h3{font-size:1.05rem;margin-top:1.4rem}
+table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.88rem}
+th,td{border:1px solid #d0d0d0;padding:.25rem .55rem;text-align:left;vertical-align:top}
+th{background:#eef3f8}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}
+tr:nth-child(even) td{background:#fafafa}
+code{background:#f2f2f2;padding:0 .2rem;border-radius:3px;font-size:.9em}
+figure{margin:1rem 0}img{max-width:100%;height:auto;border:1px solid #e2e2e2}
+figcaption{font-size:.85rem;color:#555;font-style:italic}
+"""
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _inline(text: str) -> str:
+    """HTML-escape, then `code` spans."""
+    parts = str(text).split("`")
+    return "".join(f"<code>{html.escape(p)}</code>" if i % 2 else html.escape(p)
+                   for i, p in enumerate(parts))
+
+
+# --- content helpers ---------------------------------------------------------------------
+def _conf_label(metrics: Sequence[Metric] | None = None, conf: float | None = None) -> str:
+    if conf is None:
+        conf = metrics[0].estimate.conf if metrics else 0.95
+    return f"{round(conf * 100):g}% interval"
+
+
+def _metric_rows(metrics: Sequence[Metric], with_section: bool = False,
+                 with_key: bool = True) -> list[list[str]]:
+    rows = []
+    for m in metrics:
+        row = [m.title]
+        if with_section:
+            row.append(m.section)
+        if with_key:
+            row.append(f"`{m.key}`")
+        row += [fmt_value(m.estimate, m.unit), fmt_interval(m.estimate), fmt_n(m.estimate.n)]
+        rows.append(row)
+    return rows
+
+
+def _metric_table(doc: _Doc, metrics: Sequence[Metric], with_section: bool = False,
+                  with_key: bool = True) -> None:
+    headers = ["metric"] + (["section"] if with_section else []) + (["key"] if with_key else [])
+    first = len(headers)
+    headers += ["estimate", _conf_label(metrics), "n"]
+    doc.table(headers, _metric_rows(metrics, with_section, with_key),
+              right=(first, first + 1, first + 2))
+    doc.ul(_notes(metrics))
+
+
+def _notes(metrics: Sequence[Metric]) -> list[str]:
+    """One line per distinct metric note, naming the metrics it applies to."""
+    by_note: dict[str, list[str]] = {}
+    for m in metrics:
+        if m.note:
+            by_note.setdefault(m.note, []).append(m.title)
+    out = []
+    for note, titles in by_note.items():
+        names = "; ".join(titles[:3]) + (f" (and {len(titles) - 3} more)" if len(titles) > 3 else "")
+        out.append(f"{names}: {note}")
+    return out
+
+
+def _families(metrics: Sequence[Metric]) -> tuple[list[tuple[str, list[Metric]]], list[Metric]]:
+    """Groups of comparable metrics: keys ``a.b.<member>`` of one kind and unit (a family
+    needs two members or more), and the rest."""
+    fam: dict[tuple[str, str, str], list[Metric]] = {}
+    for m in metrics:
+        parts = m.key.split(".")
+        if len(parts) >= 3:
+            fam.setdefault((".".join(parts[:-1]), m.kind, m.unit if m.kind == "mean" else ""), []).append(m)
+    groups = [(k[0], v) for k, v in fam.items() if len(v) >= 2]
+    grouped = {id(m) for _, v in groups for m in v}
+    return groups, [m for m in metrics if id(m) not in grouped]
+
+
+def _what_kind(kind: str, unit: str) -> str:
+    return "rates" if kind == "rate" else (f"means ({unit})" if unit else "means")
+
+
+def _bar_title(section: str, metrics: Sequence[Metric], kind: str, unit: str) -> str:
+    p = plots.common_prefix([m.title for m in metrics])
+    shared = p.rstrip(" ,:")
+    if not shared:
+        return f"{section}: {_what_kind(kind, unit)}"
+    if p.rstrip().endswith((",", ":")):
+        return f"{section}: {shared}"
+    return f"{section}: {shared} …"
+
+
+def _section_figures(doc: _Doc, section: str, metrics: Sequence[Metric]) -> None:
+    groups, rest = _families(metrics)
+    seen: dict[str, int] = {}
+    for prefix, _ in groups:
+        seen[prefix] = seen.get(prefix, 0) + 1
+    for prefix, ms in groups:
+        if not any(m.estimate.n > 0 for m in ms):
+            continue
+        kind = ms[0].kind
+        name = prefix if seen[prefix] == 1 else f"{prefix}-{kind}-{ms[0].unit}"
+        ref = None
+        if prefix.startswith(SYMMETRIC_FAMILIES):
+            vals = [m.estimate.value for m in ms if not math.isnan(m.estimate.value)]
+            ref = float(np.mean(vals)) if vals else None
+        title = _bar_title(section, ms, kind, ms[0].unit)
+        fig = plots.estimates_bar(ms, title, reference=ref, reference_label="mean of the bars")
+        doc.fig(name, fig, f"{title}: estimates with {_conf_label(ms)}s"
+                + ("; dashed line: mean of the bars." if ref is not None else "."))
+    by_kind: dict[tuple[str, str], list[Metric]] = {}
+    for m in rest:
+        if m.estimate.n > 0:
+            by_kind.setdefault((m.kind, m.unit if m.kind == "mean" else ""), []).append(m)
+    for (kind, unit), ms in by_kind.items():
+        if len(ms) >= 3:
+            title = f"{section}: {_what_kind(kind, unit)}"
+            fig = plots.estimates_bar(ms, title, labels=[m.title for m in ms])
+            doc.fig(f"{section}-{kind}-{unit}", fig, f"{title}, with {_conf_label(ms)}s.")
+
+
+def _score_prefix(frame: pl.DataFrame, level: str) -> str | None:
+    cands = ("score_s", "final_score_s") if level == "deal" else ("final_score_s", "score_s")
+    for c in cands:
+        if f"{c}0" in frame.columns:
+            return c
+    return None
+
+
+def _policies_text(policies: Sequence[str]) -> str:
+    if len(set(policies)) == 1:
+        return f"{policies[0]} at every seat"
+    return ", ".join(f"seat {i}: {p}" for i, p in enumerate(policies))
+
+
+def _knobs_text(changed: dict[str, Any]) -> str:
+    if not changed:
+        return "none: the seed's default rules"
+    return ", ".join(f"`{k} = {v}`" for k, v in changed.items())
+
+
+def _same_deals(plans: Sequence[Plan]) -> bool:
+    return len({(p.seed, p.n, p.level) for p in plans}) == 1
+
+
+def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
+    meta = {PROVENANCE_KEY: json.dumps(plan.provenance(), default=str)}
+    tmp = path.with_name(path.name + ".tmp")
+    frame.write_parquet(tmp, metadata=meta)
+    tmp.replace(path)
+
+
+# --- sections ----------------------------------------------------------------------------
+def _what(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, seconds: float,
+          notes: Sequence[str]) -> None:
+    import simlab
+
+    doc.h(2, "What was simulated")
+    rows = [
+        ["game", f"{game.title} (`{game.slug}`)"],
+        ["rules changed from the defaults", _knobs_text(plan.knobs.changed())],
+    ]
+    if plan.variant:
+        rows.append(["variant file", f"`{plan.variant}`"])
+    rows += [
+        ["policies", _policies_text(plan.policies)],
+        ["level", "deal (independent deals)" if plan.level == "deal" else "match (whole matches)"],
+        ["sample", f"{plan.n:,} {plan.unit}" + (f" ({frame.height:,} rows)" if frame.height != plan.n else "")],
+        ["seed", str(plan.seed)],
+        ["simlab version", simlab.__version__],
+        ["run time", _seconds(seconds)
+         + (f" ({plan.n / seconds:,.0f} {plan.unit}/s)" if seconds > 0 else "")],
+        ["report date", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")],
+    ]
+    doc.table(["item", "value"], rows)
+    if game.description:
+        doc.p(f"{game.title}: {game.description}.".replace("..", "."))
+    if notes:
+        doc.h(3, "Notes")
+        doc.ul(notes)
+
+
+def _headline(doc: _Doc, ms: MetricSet) -> None:
+    doc.h(2, "Headline answers")
+    head = ms.headline()
+    if not head:
+        doc.p("This run has no headline metric.")
+        return
+    _metric_table(doc, head, with_section=True, with_key=False)
+
+
+def _sections(doc: _Doc, ms: MetricSet) -> None:
+    for section, metrics in ms.by_section().items():
+        doc.h(2, section)
+        _metric_table(doc, metrics)
+        _section_figures(doc, section, metrics)
+
+
+def _scores(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, conf: float) -> None:
+    prefix = _score_prefix(frame, plan.level)
+    if prefix is None:
+        return
+    n = game.players(plan.knobs)
+    teams = tuple(game.teams(plan.knobs)) if game.teams is not None else None
+    groups = plots.score_groups(frame, n, prefix, teams)
+    dist = score_distribution(frame, n, prefix)
+    what = "final scores per match" if prefix.startswith("final") else "points per deal"
+    doc.h(2, "Score distributions")
+    merged = [g for g in groups if len(g) > 1]
+    text = f"Distribution of {what} (column `{prefix}<seat>`)."
+    if merged:
+        text += (" Partners' score columns are identical on every row, so each team is shown "
+                 "once: " + "; ".join(plots.group_label(g) for g in merged) + ".")
+    doc.p(text)
+    rows = []
+    for g in groups:
+        r = dist.row(g[0], named=True)
+        e = mean_estimate(m=r["mean"] if r["mean"] is not None else math.nan,
+                          sd=r["sd"] if r["sd"] is not None else math.nan, n=int(r["n"]),
+                          conf=conf)
+        rows.append([plots.group_label(g), fmt_n(r["n"]), fmt_value(e), fmt_interval(e),
+                     f"{r['sd']:.1f}" if r["sd"] is not None else "n/a",
+                     *(f"{r[c]:g}" if r[c] is not None else "n/a"
+                       for c in ("min", "q05", "q25", "q50", "q75", "q95", "max"))])
+    doc.table(["seats", "n", "mean", f"mean: {_conf_label(conf=conf)}", "sd", "min", "5%", "25%",
+               "median", "75%", "95%", "max"], rows, right=range(1, 12))
+    xlabel = "final score (points)" if prefix.startswith("final") else "score per deal (points)"
+    fig = plots.score_histograms(frame, n, prefix, teams=teams, xlabel=xlabel)
+    doc.fig("scores", fig, f"Distribution of {what}; dashed line: mean.")
+
+
+def _match_length(doc: _Doc, frame: pl.DataFrame, conf: float) -> None:
+    v = frame.get_column("n_deals").drop_nulls().cast(pl.Float64)
+    if v.len() == 0:
+        return
+    e = mean_estimate(v, conf=conf)
+    doc.h(2, "Match length")
+    rows = [["deals per match", fmt_n(e.n), fmt_value(e), fmt_interval(e),
+             f"{v.median():g}", f"{v.min():g}", f"{v.max():g}"]]
+    doc.table(["", "matches", "mean", _conf_label(conf=e.conf), "median", "min", "max"], rows,
+              right=range(1, 7))
+    if "capped" in frame.columns:
+        capped = int(frame.get_column("capped").sum() or 0)
+        if capped:
+            doc.p(f"{capped:,} of {frame.height:,} matches were stopped by the safety cap on the "
+                  "number of deals; they are included above.")
+        else:
+            doc.p(f"None of the {frame.height:,} matches was stopped by the safety cap on the "
+                  "number of deals.")
+    doc.fig("match-length", plots.match_length(frame), "Distribution of deals per match.")
+
+
+def _comparison(doc: _Doc, c: CompareResult) -> None:
+    alpha = 1 - c.conf
+    pct = f"{round(c.conf * 100):g}%"
+    doc.h(2, "Comparison: variant B − variant A")
+    doc.table(["variant", "rules changed from the defaults", "policies"], [
+        ["A", _knobs_text(c.plan_a.knobs.changed()), _policies_text(c.plan_a.policies)],
+        ["B", _knobs_text(c.plan_b.knobs.changed()), _policies_text(c.plan_b.policies)],
+    ])
+    if _same_deals([c.plan_a, c.plan_b]):
+        doc.p(f"Both variants ran on the same {c.plan_a.n:,} {c.plan_a.unit} (seed {c.plan_a.seed}): "
+              f"{c.plan_a.level} i has the same shuffle in A and B, so every metric is compared "
+              "on paired rows (mean of the per-row differences B − A, paired t interval and "
+              "two-sided p-value). Holm's correction adjusts the p-values for the "
+              f"{sum(1 for r in c.rows if not math.isnan(r.diff.p_value))} metrics tested.")
+    else:
+        doc.p("Warning: the two variants did not run on the same deals (different seed, size or "
+              "level); the paired differences below are not meaningful.")
+    tested = [r for r in c.rows if not math.isnan(r.p_holm)]
+    sig = [r for r in tested if r.p_holm < alpha]
+    if not tested:
+        doc.p("No metric could be tested (no rows on one side).")
+    elif not sig:
+        doc.p(f"No significant difference at the {100 * alpha:g}% level after Holm's correction "
+              f"({len(tested)} metrics tested).")
+    else:
+        doc.p(f"{len(sig)} of {len(tested)} metrics differ significantly at the {100 * alpha:g}% "
+              f"level after Holm's correction: " + "; ".join(r.title for r in sig[:12])
+              + ("; …" if len(sig) > 12 else "") + ".")
+    zero = [r for r in c.rows if r.diff.n > 0 and r.diff.diff == 0 and r.diff.lo == 0 and r.diff.hi == 0]
+    if zero:
+        doc.p(f"{len(zero)} of {len(c.rows)} metrics are identical in A and B on every paired row "
+              "(difference 0).")
+    rows = []
+    for r in c.rows:
+        unit = r.definition.unit
+        d, iv = fmt_diff(r.diff.diff, r.diff.lo, r.diff.hi, r.a.kind, unit)
+        yes = "n/a" if math.isnan(r.p_holm) else ("yes" if r.p_holm < alpha else "no")
+        rows.append([r.title, r.section, fmt_estimate(r.a, unit), fmt_estimate(r.b, unit), d, iv,
+                     fmt_n(r.diff.n), fmt_p(r.diff.p_value), fmt_p(r.p_holm), yes])
+    doc.table(["metric", "section", f"A [{pct} interval]", f"B [{pct} interval]", "B − A", f"{pct} interval of B − A",
+               "n (paired)", "p", "Holm p", "significant"], rows, right=range(2, 9))
+    doc.fig("compare-forest", plots.compare_forest(c),
+            f"Paired differences B − A with {pct} intervals; red: significant after Holm's "
+            "correction. Rates in percentage points.")
+
+
+def _sweep(doc: _Doc, s: SweepResult) -> None:
+    keys = list(s.grid)
+    doc.h(2, "Sweep")
+    grid_text = "; ".join(f"`{k}` ∈ {{{', '.join(str(v) for v in vals)}}}" for k, vals in s.grid.items())
+    base = _knobs_text(s.base) if s.base else "none"
+    doc.p(f"Grid: {grid_text} ({len(s.points)} points). Other knobs set for every point: {base}.")
+    plans = [p.plan for p in s.points]
+    if plans:
+        if _same_deals(plans):
+            doc.p(f"Every grid point ran on the same {plans[0].n:,} {plans[0].unit} "
+                  f"(seed {plans[0].seed}).")
+        else:
+            doc.p("The grid points did not all run with the same seed and size.")
+    head_keys: list[str] = []
+    titles: dict[str, Metric] = {}
+    for p in s.points:
+        for m in p.metrics.headline():
+            if m.key not in titles:
+                head_keys.append(m.key)
+                titles[m.key] = m
+    if not head_keys:
+        doc.p("The sweep has no headline metric to show.")
+        return
+    rows = []
+    for k in head_keys:
+        for p in s.points:
+            m = next((m for m in p.metrics.metrics if m.key == k), None)
+            if m is None:
+                continue
+            rows.append([m.title, *(str(p.values[x]) for x in keys), fmt_value(m.estimate, m.unit),
+                         fmt_interval(m.estimate), fmt_n(m.estimate.n)])
+    first = titles[head_keys[0]]
+    doc.table(["metric", *keys, "estimate", _conf_label([first]), "n"], rows,
+              right=range(1 + len(keys), 4 + len(keys)))
+    for k in head_keys:
+        fig = plots.sweep_curves(s, k)
+        doc.fig(f"sweep-{k}", fig, f"{titles[k].title} against `{keys[0]}`, with "
+                f"{_conf_label([titles[k]])}s" + ("; one line per value of the other swept knobs."
+                                                  if len(keys) > 1 else "."))
+
+
+def _method(doc: _Doc, conf: float, level: str) -> None:
+    doc.h(2, "Method")
+    items = [
+        f"Rates carry a {round(conf * 100):g}% Wilson score interval, means a Student t interval "
+        "(unless a metric's note says otherwise); n is the number of rows a metric is computed "
+        "on (for conditional rates, the rows where the condition holds).",
+    ]
+    if level == "deal":
+        items.append("Deal win rates count a deal as won by a side that scores strictly more "
+                     "than every other side; a deal where every side scores the same is won by "
+                     "nobody.")
+    items.append("Each row draws from its own random stream keyed by (seed, row index), so the "
+                 "results do not depend on the number of workers or chunks.")
+    doc.ul(items)
+
+
+# --- entry point -------------------------------------------------------------------------
+def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan, frame: pl.DataFrame,
+                 seconds: float, metric_set: MetricSet | None = None,
+                 comparison: CompareResult | None = None, sweep: SweepResult | None = None,
+                 title: str | None = None, notes: Sequence[str] = ()) -> Path:
+    """Write ``report.md``, ``report.html``, ``figures/*.png`` and ``results.parquet`` into
+    ``out_dir`` (created if needed) and return it. ``metric_set`` defaults to every metric
+    of the game computed on ``frame``."""
+    if isinstance(game, str):
+        from simlab.games import get_game
+
+        game = get_game(game)
+    out = Path(out_dir)
+    fig_dir = out / "figures"
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    ms = metric_set if metric_set is not None else compute(game, frame, plan.knobs, plan.level)
+    conf = ms.metrics[0].estimate.conf if ms.metrics else 0.95
+    title = title or f"{game.title}: balance report"
+
+    doc = _Doc(fig_dir)
+    doc.h(1, title)
+    _what(doc, game, plan, frame, seconds, list(notes))
+    _headline(doc, ms)
+    _sections(doc, ms)
+    _scores(doc, game, plan, frame, conf)
+    if plan.level == "match" and "n_deals" in frame.columns:
+        _match_length(doc, frame, conf)
+    if comparison is not None:
+        _comparison(doc, comparison)
+    if sweep is not None:
+        _sweep(doc, sweep)
+    _method(doc, conf, plan.level)
+
+    _write_parquet(out / "results.parquet", frame, plan)
+    files = ["`results.parquet`: the results, one row per "
+             f"{plan.level}, with the run's provenance (Parquet metadata key `simlab`)"]
+    if comparison is not None:
+        _write_parquet(out / "results_b.parquet", comparison.frame_b, comparison.plan_b)
+        files.append("`results_b.parquet`: variant B's results, with its provenance")
+    files.append(f"`figures/`: {len(doc.figures)} PNG figures")
+    doc.h(2, "Files")
+    doc.ul(files)
+
+    current = {f.name for f in doc.figures}
+    for stale in fig_dir.glob("*.png"):  # figures of an earlier report in this directory
+        if stale.name not in current:
+            stale.unlink()
+    (out / "report.md").write_text(doc.markdown(), encoding="utf-8")
+    (out / "report.html").write_text(doc.html(title), encoding="utf-8")
+    return out

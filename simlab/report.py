@@ -396,18 +396,22 @@ def _what(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, seconds: float
     doc.h(2, "What was simulated")
     rows = [
         ["game", f"{game.title} (`{game.slug}`)"],
-        ["rules changed from the defaults", _knobs_text(plan.knobs.changed())],
+        ["rules changed from the defaults", _knobs_text(plan.knobs.changed()) if frame is not None
+         else "one variant per grid point: see the sweep section"],
     ]
     if plan.variant:
         rows.append(["variant file", f"`{plan.variant}`"])
     rows += [
         ["policies", _policies_text(plan.policies)],
         ["level", "deal (independent deals)" if plan.level == "deal" else "match (whole matches)"],
-        ["sample", f"{plan.n:,} {plan.unit}" + (f" ({frame.height:,} rows)" if frame.height != plan.n else "")],
+        ["sample", f"{plan.n:,} {plan.unit}"
+         + (f" ({frame.height:,} rows)" if frame is not None and frame.height != plan.n else "")
+         + (" per grid point" if frame is None else "")],
         ["seed", str(plan.seed)],
         ["simlab version", simlab.__version__],
         ["run time", _seconds(seconds)
-         + (f" ({plan.n / seconds:,.0f} {plan.unit}/s)" if seconds > 0 else "")],
+         + (f" ({plan.n / seconds:,.0f} {plan.unit}/s)" if seconds > 0 and frame is not None
+            else "")],
         ["report date", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")],
     ]
     doc.table(["item", "value"], rows)
@@ -592,13 +596,14 @@ def _method(doc: _Doc, conf: float, level: str) -> None:
 
 
 # --- entry point -------------------------------------------------------------------------
-def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan, frame: pl.DataFrame,
-                 seconds: float, metric_set: MetricSet | None = None,
+def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
+                 frame: pl.DataFrame | None, seconds: float, metric_set: MetricSet | None = None,
                  comparison: CompareResult | None = None, sweep: SweepResult | None = None,
                  title: str | None = None, notes: Sequence[str] = ()) -> Path:
     """Write ``report.md``, ``report.html``, ``figures/*.png`` and ``results.parquet`` into
     ``out_dir`` (created if needed) and return it. ``metric_set`` defaults to every metric
-    of the game computed on ``frame``."""
+    of the game computed on ``frame``. With ``frame=None`` (a sweep's report: every grid
+    point was its own run) only the comparison / sweep sections are written."""
     if isinstance(game, str):
         from simlab.games import get_game
 
@@ -606,27 +611,33 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan, frame: pl
     out = Path(out_dir)
     fig_dir = out / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
-    ms = metric_set if metric_set is not None else compute(game, frame, plan.knobs, plan.level)
+    if frame is None and metric_set is None:
+        ms = MetricSet()
+    else:
+        ms = metric_set if metric_set is not None else compute(game, frame, plan.knobs, plan.level)
     conf = ms.metrics[0].estimate.conf if ms.metrics else 0.95
     title = title or f"{game.title}: balance report"
 
     doc = _Doc(fig_dir)
     doc.h(1, title)
     _what(doc, game, plan, frame, seconds, list(notes))
-    _headline(doc, ms)
-    _sections(doc, ms)
-    _scores(doc, game, plan, frame, conf)
-    if plan.level == "match" and "n_deals" in frame.columns:
-        _match_length(doc, frame, conf)
+    if frame is not None:
+        _headline(doc, ms)
+        _sections(doc, ms)
+        _scores(doc, game, plan, frame, conf)
+        if plan.level == "match" and "n_deals" in frame.columns:
+            _match_length(doc, frame, conf)
     if comparison is not None:
         _comparison(doc, comparison)
     if sweep is not None:
         _sweep(doc, sweep)
     _method(doc, conf, plan.level)
 
-    _write_parquet(out / "results.parquet", frame, plan)
-    files = ["`results.parquet`: the results, one row per "
-             f"{plan.level}, with the run's provenance (Parquet metadata key `simlab`)"]
+    files = []
+    if frame is not None:
+        _write_parquet(out / "results.parquet", frame, plan)
+        files.append("`results.parquet`: the results, one row per "
+                     f"{plan.level}, with the run's provenance (Parquet metadata key `simlab`)")
     if comparison is not None:
         _write_parquet(out / "results_b.parquet", comparison.frame_b, comparison.plan_b)
         files.append("`results_b.parquet`: variant B's results, with its provenance")

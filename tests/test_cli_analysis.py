@@ -1,0 +1,70 @@
+"""The analysis commands end to end on small runs, and their errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from simlab.cli import main
+
+
+def run(capsys, *argv):
+    code = main([*argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_how_often(capsys):
+    code, out, _ = run(capsys, "how-often", "belote", "pl.col('capot')", "-n", "2000",
+                       "--jobs", "1", "--no-progress")
+    assert code == 0 and "P(pl.col('capot'))" in out and "(n = 2,000)" in out and "Wilson" in out
+
+
+def test_compare_and_report(capsys, tmp_path):
+    code, out, _ = run(capsys, "compare", "belote", "--b", "queen_points=5", "-n", "2000",
+                       "--jobs", "1", "--no-progress", "--out", str(tmp_path / "cmp"))
+    assert code == 0 and "Holm p" in out and "mean score per deal, seat 0" in out
+    assert (tmp_path / "cmp" / "report.html").is_file()
+
+
+def test_sweep_writes_curves(capsys, tmp_path):
+    code, out, _ = run(capsys, "sweep", "belote", "--grid", "take_threshold_1=6,8", "-n", "2000",
+                       "--jobs", "1", "--no-progress", "--out", str(tmp_path / "sw"))
+    assert code == 0 and "take_threshold_1=6" in out and "take_threshold_1=8" in out
+    assert list((tmp_path / "sw" / "figures").glob("*.png"))
+
+
+def test_report_with_precision(capsys, tmp_path):
+    code, out, _ = run(capsys, "report", "belote", "-n", "3000", "--precision", "0.02",
+                       "--max-deals", "50000", "--jobs", "1", "--no-progress",
+                       "--out", str(tmp_path / "rep"))
+    assert code == 0
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "Precision target" in text and "Headline answers" in text
+
+
+def test_experiment(capsys, tmp_path):
+    f = tmp_path / "e.toml"
+    f.write_text(f'game = "belote"\nn = 2000\njobs = 1\nout = "{tmp_path / "ex"}"\n'
+                 '[compare]\nb = {queen_points = 5}\n')
+    code, out, _ = run(capsys, "experiment", str(f), "--no-progress")
+    assert code == 0 and (tmp_path / "ex" / "report.md").is_file()
+    assert "Comparison" in (tmp_path / "ex" / "report.md").read_text()
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["how-often", "belote", "pl.col('nope')", "-n", "10"], "available columns"),
+    (["how-often", "belote", "pl.col(", "-n", "10"], "cannot read expression"),
+    (["how-often", "chess", "pl.col('x')"], "valid games"),
+    (["compare", "belote", "--b", "queen=5", "-n", "10"], "unknown knob 'queen'"),
+    (["compare", "belote", "--b", "queen_points=x", "-n", "10"], "expects int"),
+    (["sweep", "belote", "--grid", "take_threshold_1", "-n", "10"], "--grid expects"),
+    (["sweep", "belote", "--grid", "litige=carry_over,maybe", "-n", "10"], "allowed: carry_over, lost"),
+    (["report", "belote", "--out", "x"], "give -n N, or --precision"),
+    (["report", "belote", "-n", "100", "--precision", "0.01", "--max-deals", "10", "--out", "x"],
+     "smaller than"),
+    (["experiment", "/nonexistent.toml"], "not found"),
+])
+def test_errors_are_one_line_exit_2(capsys, tmp_path, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (out, err)
+    assert err.startswith("simlab: error:") and needle in err and err.count("\n") == 1

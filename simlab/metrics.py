@@ -112,6 +112,13 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
             if "made" in cols:
                 defs.append(MetricDef("contract.success", "taker success rate", "Contracts",
                                       pl.col("made"), where=taken, headline=True))
+            taker_score = pl.lit(None, dtype=pl.Float64)
+            for p in range(n):
+                taker_score = pl.when(pl.col("taker") == p).then(
+                    pl.col(f"score_s{p}").cast(pl.Float64)).otherwise(taker_score)
+            defs.append(MetricDef("contract.taker_score", "taker's mark per deal taken",
+                                  "Contracts", taker_score, where=taken, kind="mean",
+                                  unit="points"))
             if "dealer" in cols:
                 rel = (pl.col("taker") - pl.col("dealer")) % n
                 for k in range(n):
@@ -133,6 +140,9 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
                                           where=taken))
                     defs.append(MetricDef(f"contract.success.{v}", f"taker success, {v}",
                                           "Contracts", pl.col("made"), where=sel))
+                    defs.append(MetricDef(f"contract.taker_score.{v}", f"taker's mark, {v}",
+                                          "Contracts", taker_score, where=sel, kind="mean",
+                                          unit="points"))
     else:
         if "winner" in cols:
             for i in range(n):

@@ -1,0 +1,124 @@
+"""Property-based checks: random knob combinations and random TOML either run and give
+rows that satisfy the game's invariants, or are rejected with a one-line SimlabError —
+never a traceback, a hang or an invariant violation."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import simlab
+from simlab.games import get_game
+from simlab.knobs import SimlabError, load_variant
+
+GAMES = ("belote", "manille")
+
+
+def _value(row):
+    """Strategy for one knob: its default, a valid value, or something invalid."""
+    default = row["default"]
+    allowed = row["allowed"]
+    bad = st.sampled_from(["", "x", "-1", "1e9", "nan", "[1]"])
+    if isinstance(default, bool):
+        good = st.booleans()
+    elif isinstance(default, int):
+        lo, hi = _bounds(allowed)
+        good = st.integers(lo, min(hi, lo + 3000) if row["name"] in ("target", "max_deals") else hi)
+        bad = st.one_of(bad, st.integers(hi + 1, hi + 10**6), st.integers(-10**6, lo - 1))
+    else:
+        good = st.sampled_from(allowed.split(" | ")) if " | " in allowed else st.text(max_size=5)
+    return st.one_of(st.just(default), good, good, bad)
+
+
+def _bounds(allowed: str) -> tuple[int, int]:
+    inside = allowed[allowed.index("[") + 1:allowed.index("]")]
+    lo, hi = (x.strip() for x in inside.split(","))
+    return int(float(lo)), int(float(hi))
+
+
+@st.composite
+def variants(draw, game: str):
+    rows = get_game(game).knobs.describe()
+    chosen = draw(st.lists(st.sampled_from(rows), max_size=6, unique_by=lambda r: r["name"]))
+    params = {r["name"]: draw(_value(r)) for r in chosen}
+    if draw(st.booleans()):
+        params[draw(st.sampled_from(["bogus", "Queen_points", ""]))] = 1
+    return params
+
+
+def check_invariants(game: str, knobs, frame: pl.DataFrame, level: str) -> None:
+    if level == "match":
+        if "capped" in frame.columns:
+            done = frame.filter(~pl.col("capped"))
+            assert (done["winner"] >= 0).all()
+        assert (frame["n_deals"] >= 1).all()
+        return
+    if game == "belote":
+        played = frame.filter(pl.col("taker") >= 0)
+        pack = 140 + 4 * knobs.queen_points + knobs.dix_de_der
+        assert (sum(played[f"trick_points_s{i}"] for i in range(4)) == pack).all()
+        assert (sum(played[f"tricks_s{i}"] for i in range(4)) == 8).all()
+        assert (frame["score_s0"] == frame["score_s2"]).all()
+        assert frame.filter(pl.col("taker") < 0)["score_s0"].eq(0).all()
+    elif game == "manille":
+        total = 60 + 8 * knobs.trick_point
+        assert ((frame["team_points_t0"] + frame["team_points_t1"]) == total).all()
+        assert (sum(frame[f"tricks_s{i}"] for i in range(4)) == 8).all()
+        assert ((frame["score_s0"] == 0) | (frame["score_s1"] == 0)).all()
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_knobs_run_or_are_rejected(game, data):
+    params = data.draw(variants(game))
+    level = data.draw(st.sampled_from(["deal", "deal", "match"]))
+    policies = data.draw(st.sampled_from(["heuristic", "random", "heuristic,random,random,heuristic"]))
+    n = data.draw(st.integers(1, 40 if level == "deal" else 3))
+    try:
+        frame = simlab.simulate(game, n, seed=data.draw(st.integers(0, 2**63 - 1)), params=params,
+                                policies=policies, level=level)
+    except SimlabError as e:
+        msg = str(e)
+        assert msg and "\n" not in msg
+        return
+    knobs = get_game(game).make_knobs(params)
+    assert frame.height == n
+    check_invariants(game, knobs, frame, level)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.one_of(
+    st.text(max_size=60),
+    st.lists(st.tuples(st.sampled_from(["queen_points", "target", "litige", "bogus", "game",
+                                        "announcements", "[x]"]),
+                       st.sampled_from(["3", "5", "-2", "\"lost\"", "\"x\"", "true", "1.5",
+                                        "[1, 2]", "{a = 1}", "\"belote\"", "\"manille\""])),
+             max_size=4).map(lambda kv: "\n".join(f"{k} = {v}" for k, v in kv))))
+def test_random_toml_is_accepted_or_rejected_cleanly(tmp_path_factory, text):
+    path = Path(tmp_path_factory.mktemp("v")) / "v.toml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        values = load_variant(path, game="belote")
+        get_game("belote").make_knobs(values)
+    except SimlabError as e:
+        assert str(e) and "\n" not in str(e)
+
+
+@pytest.mark.skipif(os.environ.get("SIMLAB_BOUNDSCHECK_CHILD") == "1", reason="already the child")
+def test_property_run_with_numba_boundscheck(tmp_path):
+    """The same property test once more with NUMBA_BOUNDSCHECK=1 (out-of-bounds accesses
+    in kernels raise IndexError), compiled into a private cache."""
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               SIMLAB_BOUNDSCHECK_CHILD="1")
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                          f"{__file__}::test_random_knobs_run_or_are_rejected"],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]

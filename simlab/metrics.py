@@ -51,11 +51,15 @@ def _scores(n: int, prefix: str = "score_s") -> list[pl.Expr]:
     return [pl.col(f"{prefix}{i}").cast(pl.Float64) for i in range(n)]
 
 
-def _won(i: int, teams: tuple[int, ...], prefix: str = "score_s") -> pl.Expr:
-    """Seat ``i``'s side scored strictly more than every other side this deal."""
+def _won(i: int, teams: tuple[int, ...], prefix: str = "score_s", lower_wins: bool = False
+         ) -> pl.Expr:
+    """Seat ``i``'s side scored strictly better than every other side this deal (more
+    points, or fewer when scores are penalties)."""
     others = [pl.col(f"{prefix}{j}") for j in range(len(teams)) if teams[j] != teams[i]]
     if not others:
         return pl.lit(False)
+    if lower_wins:
+        return pl.col(f"{prefix}{i}") < pl.min_horizontal(others)
     return pl.col(f"{prefix}{i}") > pl.max_horizontal(others)
 
 
@@ -72,18 +76,18 @@ def position_name(k: int) -> str:
 
 
 def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tuple[int, ...],
-                  level: str) -> list[MetricDef]:
+                  level: str, lower_wins: bool = False) -> list[MetricDef]:
     """Metrics every game gets from its common columns."""
     cols = frame.lazy().collect_schema().names()
     defs: list[MetricDef] = []
     n = n_players
     if level == "deal":
-        won = [_won(i, teams).cast(pl.Float64) for i in range(n)]
+        won = [_won(i, teams, lower_wins=lower_wins).cast(pl.Float64) for i in range(n)]
         for i in range(n):
             defs.append(MetricDef(f"seat.score.s{i}", f"mean score per deal, seat {i}", "Seats",
                                   pl.col(f"score_s{i}"), kind="mean", unit="points"))
             defs.append(MetricDef(f"seat.win.s{i}", f"deal win rate, seat {i}", "Seats",
-                                  _won(i, teams)))
+                                  _won(i, teams, lower_wins=lower_wins)))
         if "dealer" in cols:
             for k in range(n):
                 pos = position_name(k)
@@ -222,7 +226,7 @@ def game_defs(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> li
     """Standard metrics plus the game's own balance questions."""
     n = game.players(knobs)
     teams = tuple(game.teams(knobs)) if game.teams is not None else tuple(range(n))
-    defs = standard_defs(frame, n, teams, level)
+    defs = standard_defs(frame, n, teams, level, lower_wins=game.lower_score_wins)
     extra = game.extra.get("metrics")
     if extra is not None:
         defs += extra(frame, knobs, level)

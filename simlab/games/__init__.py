@@ -11,6 +11,7 @@ from simlab.knobs import SimlabError
 _MODULES = {
     "belote": "simlab.games.belote",
     "manille": "simlab.games.manille",
+    "rami": "simlab.games.rami",
     "president": "simlab.games.president",
 }
 

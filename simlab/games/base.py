@@ -63,6 +63,8 @@ class Game:
     players_text: str = ""
     # side of each seat (partners share a number); None: every seat plays for itself
     teams: Callable[[Knobs], tuple[int, ...]] | None = None
+    # score_s{i} is a penalty (rummy games): the lowest score wins a deal
+    lower_score_wins: bool = False
     extra: dict = field(default_factory=dict)
 
     def make_knobs(self, values: dict | None = None) -> Knobs:

@@ -105,12 +105,8 @@ class RamiKnobs(Knobs):
                              lo=-1000, hi=1000)
     winner_bonus_rami: int = knob(0, "score of the player who goes out with a Rami (seed "
                                   "variant: -60)", lo=-1000, hi=1000)
-    discard_take_must_meld: bool = knob(False, "a card taken from the discard pile must be "
-                                        "melded at once (catalogue #5; only false is "
-                                        "implemented)", choices=(False,))
-    joker_exchange: bool = knob(False, "a joker on the table may be exchanged for the card "
-                                "it stands for (catalogue #7; only false is implemented)",
-                                choices=(False,))
+    # Not knobs yet: the variants "a card taken from the discard must be melded at once"
+    # (catalogue #5) and "a joker on the table may be exchanged" (#7); the seed has neither.
     target: int = knob(1000, "the match ends after the deal in which a total reaches this; "
                        "the lowest total wins", lo=1, hi=100000)
     turn_cap: int = knob(200, "a deal stops after this many turns (all players) and is "

@@ -332,3 +332,268 @@ def is_master(card: int, unseen: np.uint64, above: np.ndarray) -> bool:
     """No card still unseen by this player (not played, not in hand) beats ``card`` in
     its suit."""
     return above[card] & unseen == EMPTY
+
+
+# === two-word card sets: decks of up to 128 card slots (Tarot's 78) ======================
+# A wide card set is a pair (w0, w1) of uint64 words: slot ``c`` is bit ``c & 63`` of word
+# ``c >> 6``. A game numbers its cards into slots as suits it (Tarot: the 56 suit cards in
+# word 0, the 21 trumps and the Excuse in word 1, so "my trumps" is one AND on one word);
+# unused slots have suit -1. The functions below mirror the one-word ones above (same
+# rule flags, same semantics); the one-word functions are unchanged.
+W_SLOTS = 128
+
+_P1 = np.uint64(0x5555555555555555)
+_P2 = np.uint64(0x3333333333333333)
+_P4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_P8 = np.uint64(0x0101010101010101)
+_S1 = np.uint64(1)
+_S2 = np.uint64(2)
+_S4 = np.uint64(4)
+_S56 = np.uint64(56)
+
+
+@hot
+def popcount(mask: np.uint64) -> int:
+    """Number of cards in ``mask`` in constant time (SWAR; ``count`` loops per card)."""
+    mask = mask - ((mask >> _S1) & _P1)
+    mask = (mask & _P2) + ((mask >> _S2) & _P2)
+    mask = (mask + (mask >> _S4)) & _P4
+    return np.int64((mask * _P8) >> _S56)
+
+
+@dataclass(frozen=True)
+class WideTables:
+    """Tables for one trump choice, indexed by slot (build once per game and knob set)."""
+
+    suit_of: np.ndarray  # int64 [128], -1 = unused slot
+    suit_mask: np.ndarray  # uint64 [8, 2]: the slots of each suit code
+    excuse_mask: np.ndarray  # uint64 [2]
+    strength: np.ndarray  # int64 [128]
+    points: np.ndarray  # int64 [128]
+    above: np.ndarray  # uint64 [128, 2]: the slots of c's suit that beat c
+    cheap_rank: np.ndarray  # int64 [128] (see TrickTables)
+    rich_rank: np.ndarray  # int64 [128]
+    win_rank: np.ndarray  # int64 [128]
+
+    def kernel_args(self) -> tuple:
+        return (self.suit_of, self.suit_mask, self.excuse_mask, self.strength, self.points,
+                self.above, self.cheap_rank, self.rich_rank, self.win_rank)
+
+
+def wide_trick_tables(suit_of: np.ndarray, strength: np.ndarray, points: np.ndarray,
+                      trump: int) -> WideTables:
+    """Tables for a deck numbered in slots (``suit_of[c] = -1``: no card in slot c);
+    ``strength``/``points`` are the per-slot values under trump ``trump`` (-1: none)."""
+    n = len(suit_of)
+    if n > W_SLOTS:
+        raise ValueError(f"the two-word trick module holds at most {W_SLOTS} slots, not {n}")
+    so = np.full(W_SLOTS, -1, dtype=np.int64)
+    so[:n] = suit_of
+    st = np.zeros(W_SLOTS, dtype=np.int64)
+    st[:n] = strength
+    pt = np.zeros(W_SLOTS, dtype=np.int64)
+    pt[:n] = points
+    used = [c for c in range(W_SLOTS) if so[c] >= 0]
+
+    def put(m: np.ndarray, c: int) -> None:
+        m[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+
+    suit_mask = np.zeros((8, 2), dtype=np.uint64)
+    excuse = np.zeros(2, dtype=np.uint64)
+    above = np.zeros((W_SLOTS, 2), dtype=np.uint64)
+    for c in used:
+        put(suit_mask[so[c]], c)
+        if so[c] == EXCUSE_SUIT:
+            put(excuse, c)
+        for d in used:
+            if so[d] == so[c] and st[d] > st[c]:
+                put(above[c], d)
+    is_t = so == trump
+    big = W_SLOTS * 2
+    cheap = np.full(W_SLOTS, big, dtype=np.int64)
+    rich = np.full(W_SLOTS, big, dtype=np.int64)
+    win = np.full(W_SLOTS, big, dtype=np.int64)
+    orders = (
+        sorted(used, key=lambda c: (pt[c], is_t[c], st[c], c)),
+        sorted(used, key=lambda c: (is_t[c], -pt[c], -st[c], c)),
+        sorted(used, key=lambda c: (is_t[c], st[c], pt[c], c)),
+    )
+    for table, order in zip((cheap, rich, win), orders, strict=True):
+        table[order] = np.arange(len(order))
+    return WideTables(so, suit_mask, excuse, st, pt, above, cheap, rich, win)
+
+
+@hot
+def wbit(c: int) -> tuple[np.uint64, np.uint64]:
+    if c < 64:
+        return ONE << np.uint64(c), EMPTY
+    return EMPTY, ONE << np.uint64(c - 64)
+
+
+@hot
+def whas(w0: np.uint64, w1: np.uint64, c: int) -> bool:
+    if c < 64:
+        return (w0 >> np.uint64(c)) & ONE != EMPTY
+    return (w1 >> np.uint64(c - 64)) & ONE != EMPTY
+
+
+@hot
+def wcount(w0: np.uint64, w1: np.uint64) -> int:
+    return popcount(w0) + popcount(w1)
+
+
+@hot
+def wlowest(w0: np.uint64, w1: np.uint64) -> int:
+    """Lowest slot of a non-empty set."""
+    if w0 != EMPTY:
+        return lowest(w0)
+    return 64 + lowest(w1)
+
+
+@hot
+def wnth(w0: np.uint64, w1: np.uint64, k: int) -> int:
+    """The k-th (0-based) slot of the set, lowest first."""
+    n0 = popcount(w0)
+    if k < n0:
+        return nth(w0, k)
+    return 64 + nth(w1, k - n0)
+
+
+@hot
+def wbest_in(w0: np.uint64, w1: np.uint64, rank: np.ndarray) -> int:
+    """The slot of the set with the lowest ``rank`` (-1 if the set is empty)."""
+    best = -1
+    best_rank = 1 << 62
+    while w0 != EMPTY:
+        c = lowest(w0)
+        w0 &= w0 - ONE
+        if rank[c] < best_rank:
+            best_rank = rank[c]
+            best = c
+    while w1 != EMPTY:
+        c = 64 + lowest(w1)
+        w1 &= w1 - ONE
+        if rank[c] < best_rank:
+            best_rank = rank[c]
+            best = c
+    return best
+
+
+@hot
+def wcards_of(w0: np.uint64, w1: np.uint64, out: np.ndarray) -> int:
+    """Write the slots of the set (ascending) to ``out``; return how many."""
+    n = 0
+    while w0 != EMPTY:
+        out[n] = lowest(w0)
+        w0 &= w0 - ONE
+        n += 1
+    while w1 != EMPTY:
+        out[n] = 64 + lowest(w1)
+        w1 &= w1 - ONE
+        n += 1
+    return n
+
+
+@hot
+def wbeats(card: int, win: int, trump: int, suit_of: np.ndarray, above: np.ndarray) -> bool:
+    """Two-word ``beats``: does ``card`` take the lead from ``win`` (-1: none)?"""
+    s = suit_of[card]
+    if s == EXCUSE_SUIT:
+        return False
+    if win < 0:
+        return True
+    if whas(above[win, 0], above[win, 1], card):
+        return True
+    return s == trump and suit_of[win] != trump
+
+
+@hot
+def wupdate_trick(card: int, seat: int, led: int, win: int, win_seat: int, trump: int,
+                  suit_of: np.ndarray, above: np.ndarray) -> tuple[int, int, int]:
+    """Two-word ``update_trick``."""
+    if led < 0 and suit_of[card] != EXCUSE_SUIT:
+        led = suit_of[card]
+    if wbeats(card, win, trump, suit_of, above):
+        return led, card, seat
+    return led, win, win_seat
+
+
+@hot
+def wlegal_cards(h0: np.uint64, h1: np.uint64, led: int, win: int, partner_wins: bool,
+                 trump: int, suit_of: np.ndarray, suit_mask: np.ndarray, excuse_mask: np.ndarray,
+                 above: np.ndarray, rules: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """Two-word ``legal_cards`` (same rule flags and semantics)."""
+    if led < 0:
+        return h0, h1
+    e0 = h0 & excuse_mask[0]
+    e1 = h1 & excuse_mask[1]
+    f0 = h0 & suit_mask[led, 0]
+    f1 = h1 & suit_mask[led, 1]
+    trump_on = trump >= 0 and suit_of[win] == trump
+    if f0 | f1 != EMPTY:
+        beat_led = rules[R_MUST_BEAT_LED] and not (rules[R_BEAT_LED_PARTNER_EXEMPT] and partner_wins)
+        if led == trump:
+            if rules[R_RAISE_TRUMP_LEAD] or beat_led:
+                g0 = f0 & above[win, 0]
+                g1 = f1 & above[win, 1]
+                if g0 | g1 != EMPTY:
+                    return g0 | e0, g1 | e1
+            return f0 | e0, f1 | e1
+        if beat_led and not trump_on:
+            g0 = f0 & above[win, 0]
+            g1 = f1 & above[win, 1]
+            if g0 | g1 != EMPTY:
+                return g0 | e0, g1 | e1
+        return f0 | e0, f1 | e1
+    if trump < 0:
+        return h0, h1
+    t0 = h0 & suit_mask[trump, 0]
+    t1 = h1 & suit_mask[trump, 1]
+    if t0 | t1 == EMPTY:
+        return h0, h1
+    if trump_on:
+        g0 = t0 & above[win, 0]
+        g1 = t1 & above[win, 1]
+    else:
+        g0 = t0
+        g1 = t1
+    if rules[R_MUST_TRUMP] and not partner_wins:
+        if trump_on and rules[R_MUST_OVERTRUMP]:
+            if g0 | g1 != EMPTY:
+                return g0 | e0, g1 | e1
+            if rules[R_UNDERTRUMP]:
+                return t0 | e0, t1 | e1
+            return h0, h1
+        return t0 | e0, t1 | e1
+    if trump_on and rules[R_MUST_OVERTRUMP] and rules[R_OVERTRUMP_PARTNER] and g0 | g1 != EMPTY:
+        return (h0 & ~t0) | g0, (h1 & ~t1) | g1
+    return h0, h1
+
+
+@hot
+def wrandom_card(state: np.uint64, w0: np.uint64, w1: np.uint64) -> tuple[np.uint64, int]:
+    """Uniformly random slot of a non-empty set."""
+    state, k = below(state, wcount(w0, w1))
+    return state, wnth(w0, w1, k)
+
+
+@hot
+def wwinners(l0: np.uint64, l1: np.uint64, win: int, trump: int, suit_of: np.ndarray,
+             suit_mask: np.ndarray, excuse_mask: np.ndarray, above: np.ndarray
+             ) -> tuple[np.uint64, np.uint64]:
+    """Two-word ``winners``: the cards of (l0, l1) that would take the lead from ``win``."""
+    if win < 0:
+        return l0 & ~excuse_mask[0], l1 & ~excuse_mask[1]
+    b0 = above[win, 0]
+    b1 = above[win, 1]
+    if trump >= 0 and suit_of[win] != trump:
+        b0 |= suit_mask[trump, 0]
+        b1 |= suit_mask[trump, 1]
+    return l0 & b0 & ~excuse_mask[0], l1 & b1 & ~excuse_mask[1]
+
+
+@hot
+def wis_master(card: int, u0: np.uint64, u1: np.uint64, above: np.ndarray) -> bool:
+    """Two-word ``is_master``: no unseen card (u0, u1) beats ``card`` in its suit."""
+    return (above[card, 0] & u0) | (above[card, 1] & u1) == EMPTY
+

@@ -11,6 +11,7 @@ from simlab.knobs import SimlabError
 _MODULES = {
     "belote": "simlab.games.belote",
     "manille": "simlab.games.manille",
+    "tarot": "simlab.games.tarot",
     "rami": "simlab.games.rami",
     "president": "simlab.games.president",
 }

@@ -12,6 +12,7 @@ _MODULES = {
     "belote": "simlab.games.belote",
     "manille": "simlab.games.manille",
     "tarot": "simlab.games.tarot",
+    "tarot_4_saisons": "simlab.games.tarot_4_saisons",
     "tarot_double_detente": "simlab.games.tarot_double_detente",
     "rami": "simlab.games.rami",
     "president": "simlab.games.president",

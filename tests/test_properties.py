@@ -18,7 +18,8 @@ import simlab
 from simlab.games import get_game
 from simlab.knobs import SimlabError, load_variant
 
-GAMES = ("belote", "manille", "tarot", "president", "rami")
+GAMES = ("belote", "manille", "tarot", "tarot_4_saisons", "tarot_double_detente", "president",
+         "rami")
 
 
 def _value(row):
@@ -62,7 +63,8 @@ def check_invariants(game: str, knobs, frame: pl.DataFrame, level: str) -> None:
         if "capped" in frame.columns:
             done = frame.filter(~pl.col("capped"))
             assert (done["winner"] >= 0).all()
-        assert (frame["n_deals"] >= 1).all()
+        length = "n_deals" if "n_deals" in frame.columns else "n_manches"
+        assert (frame[length] >= 1).all()
         return
     if game == "belote":
         played = frame.filter(pl.col("taker") >= 0)
@@ -86,6 +88,14 @@ def check_invariants(game: str, knobs, frame: pl.DataFrame, level: str) -> None:
         assert (sum(frame[f"score_s{i}"] for i in range(n)) == 0).all()
         places = frame.select(pl.concat_list([f"place_s{i}" for i in range(n)]).list.sort())
         assert all(p == list(range(n)) or p == list(range(1, n + 1)) for p in places.to_series().to_list())
+    elif game == "tarot_4_saisons":
+        played = frame.filter(~pl.col("annulled") & ~pl.col("all_pass"))
+        pts = sum(played[f"trick_points_s{i}"] for i in range(3)) + played["chien_points"]
+        assert (pts == 185).all()
+    elif game == "tarot_double_detente":
+        n = knobs.players
+        clean = frame.filter(pl.col("fault_seat") < 0)
+        assert (sum(clean[f"tricks_s{i}"] for i in range(n)) == knobs.hand_size).all()
     elif game == "rami":
         n = knobs.players
         assert (pl.concat([frame[f"penalty_s{i}"] for i in range(n)]) >= 0).all()

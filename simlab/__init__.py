@@ -6,6 +6,8 @@ Quick start::
     df = simlab.simulate("belote", 100_000, seed=0, jobs=-1)
     simlab.run_to_parquet("out/belote.parquet", "belote", 1_000_000, jobs=-1)
     simlab.read_provenance("out/belote.parquet")["knobs"]
+    simlab.run_to_parquet("out/belote-1e8/", "belote", 10**8, jobs=-1)  # resumable directory
+    simlab.load("out/belote-1e8/").select(pl.col("made").mean()).collect()
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ __version__ = "0.1.0"
 
 from simlab.games import game_names, get_game
 from simlab.knobs import SimlabError
-from simlab.runner import read_provenance, run_to_parquet, simulate
+from simlab.runner import load, read_provenance, run_to_parquet, simulate
 
 
 def how_often(frame, expr, where=None):
@@ -31,6 +33,7 @@ __all__ = [
     "game_names",
     "get_game",
     "how_often",
+    "load",
     "read_provenance",
     "run_to_parquet",
     "simulate",

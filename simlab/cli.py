@@ -7,6 +7,7 @@ Errors (bad game, knob, value, variant file, option) print one line
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
 import time
@@ -20,12 +21,22 @@ from simlab.games import game_names, get_game
 from simlab.games.base import Game
 from simlab.knobs import SimlabError, parse_assignments
 from simlab.runner import (
+    BACKENDS,
     LEVELS,
     Plan,
+    RunInterrupted,
+    check_backend,
+    check_file_output,
     cpu_count,
     execute,
+    execute_to_dir,
     execute_to_parquet,
+    is_run_dir,
+    load,
     plan,
+    read_manifest,
+    resolve_dir_plan,
+    run_status,
     simulate,
     wilson,
 )
@@ -130,12 +141,17 @@ def _mean_row(label: str, mean: float | None, std: float | None, n: int) -> list
 
 
 # --- summaries -------------------------------------------------------------------------
+def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Collect with the streaming engine: summaries of runs on disk stay memory-bounded."""
+    return lf.collect(engine="streaming")
+
+
 def _bool_rate(lf: pl.LazyFrame, col: str, where: pl.Expr | None) -> tuple[int, int]:
     """(true count, non-null count) of a boolean column, optionally among ``where`` rows."""
     c = pl.col(col).cast(pl.Boolean)
     if where is not None:
         c = pl.when(where).then(c)
-    k, n = lf.select(c.sum().alias("k"), c.count().alias("n")).collect().row(0)
+    k, n = _collect(lf.select(c.sum().alias("k"), c.count().alias("n"))).row(0)
     return int(k or 0), int(n or 0)
 
 
@@ -146,19 +162,19 @@ def run_summary(lf: pl.LazyFrame, level: str, n_players: int, seconds: float) ->
     if level == "deal":
         return deal_summary(lf, n_players, seconds)
     schema = lf.collect_schema()
-    rows = lf.select(pl.len()).collect().item()
+    rows = _collect(lf.select(pl.len())).item()
     lines = [f"{rows:,} matches in {seconds:.2f} s = {rows / seconds:,.0f} matches/s"]
     rates: list[list[Any]] = []
     if "winner" in schema:
-        winners = lf.select(pl.col("winner").value_counts(sort=True)).collect().unnest("winner")
+        winners = _collect(lf.group_by("winner").agg(pl.len()))
         for w, k in sorted(winners.iter_rows()):
             label = "no winner (capped)" if w < 0 else f"winner = {w}"
             rates.append(_pct_row(label, int(k), rows))
         lines += ["", table(["match result", "share", "95% Wilson", "n"], rates,
                             right=[False, True, True, True])]
     if "n_deals" in schema:
-        m, sd = lf.select(pl.col("n_deals").cast(pl.Float64).mean().alias("mean"),
-                          pl.col("n_deals").cast(pl.Float64).std().alias("sd")).collect().row(0)
+        m, sd = _collect(lf.select(pl.col("n_deals").cast(pl.Float64).mean().alias("mean"),
+                                   pl.col("n_deals").cast(pl.Float64).std().alias("sd"))).row(0)
         lines += ["", table(["match length", "mean", "95% CI", "n"],
                             [_mean_row("deals per match", m, sd, rows)],
                             right=[False, True, True, True])]
@@ -167,13 +183,13 @@ def run_summary(lf: pl.LazyFrame, level: str, n_players: int, seconds: float) ->
 
 def deal_summary(lf: pl.LazyFrame, n_players: int, seconds: float) -> str:
     schema = lf.collect_schema()
-    rows = lf.select(pl.len()).collect().item()
+    rows = _collect(lf.select(pl.len())).item()
     lines = [f"{rows:,} deals in {seconds:.2f} s = {rows / seconds:,.0f} deals/s"]
     rates: list[list[Any]] = []
     has_taker = "taker" in schema
     taken = pl.col("taker") >= 0 if has_taker else None
     if has_taker:
-        k, n = lf.select(taken.sum(), pl.len()).collect().row(0)
+        k, n = _collect(lf.select(taken.sum(), pl.len())).row(0)
         rates.append(_pct_row("taker (someone takes)", int(k), int(n)))
     if "made" in schema:
         k, n = _bool_rate(lf, "made", taken)
@@ -188,9 +204,9 @@ def deal_summary(lf: pl.LazyFrame, n_players: int, seconds: float) -> str:
                             right=[False, True, True, True])]
     seats = [f"score_s{p}" for p in range(n_players) if f"score_s{p}" in schema]
     if len(seats) == n_players:
-        stats = lf.select([pl.col(c).cast(pl.Float64).mean().alias(f"m{c}") for c in seats]
-                          + [pl.col(c).cast(pl.Float64).std().alias(f"s{c}") for c in seats]
-                          ).collect().row(0, named=True)
+        stats = _collect(lf.select([pl.col(c).cast(pl.Float64).mean().alias(f"m{c}") for c in seats]
+                                   + [pl.col(c).cast(pl.Float64).std().alias(f"s{c}") for c in seats]
+                                   )).row(0, named=True)
         means = [_mean_row(f"seat {p}", stats[f"m{c}"], stats[f"s{c}"], rows)
                  for p, c in enumerate(seats)]
         if "dealer" in schema:
@@ -204,7 +220,7 @@ def deal_summary(lf: pl.LazyFrame, n_players: int, seconds: float) -> str:
                 expr = pl.when((dealer + k) % n_players == p).then(
                     pl.col(seats[p]).cast(pl.Float64)).otherwise(expr)
             rel += [expr.mean().alias(f"m{k}"), expr.std().alias(f"s{k}")]
-        rs = lf.select(rel).collect().row(0, named=True)
+        rs = _collect(lf.select(rel)).row(0, named=True)
         name = ["dealer"] + [f"dealer+{k}" for k in range(1, n_players)]
         means += [_mean_row(name[k], rs[f"m{k}"], rs[f"s{k}"], rows) for k in range(n_players)]
         lines += ["", table(["mean score per deal", "mean", "95% CI", "n"], means,
@@ -254,31 +270,82 @@ def cmd_params(args: argparse.Namespace) -> int:
     return 0
 
 
+def _backend_from(args: argparse.Namespace) -> tuple[str, str | None]:
+    """(backend, scheduler address) of run/bench options, checked (extra installed...)."""
+    backend = getattr(args, "backend", "loky")
+    scheduler = getattr(args, "scheduler", None)
+    address = getattr(args, "address", None)
+    if scheduler is not None and backend != "dask":
+        raise SimlabError(f"--scheduler is the address of a dask scheduler; it needs --backend "
+                          f"dask, not {backend}" + (" (ray takes --address)" if backend == "ray"
+                                                    else ""))
+    if address is not None and backend != "ray":
+        raise SimlabError(f"--address is the address of a ray cluster; it needs --backend ray, "
+                          f"not {backend}" + (" (dask takes --scheduler)" if backend == "dask"
+                                              else ""))
+    where = scheduler if backend == "dask" else address
+    check_backend(backend, where)
+    return backend, where
+
+
 def _plan_from(args: argparse.Namespace) -> Plan:
+    jobs = args.jobs
+    if jobs is None:  # local runs: 1 process; a local dask cluster: every core
+        jobs = 1 if args.backend == "loky" else -1
     return plan(args.game, args.n, seed=args.seed, params=parse_assignments(args.set),
-                variant=args.variant, policies=args.policy, jobs=args.jobs, level=args.level,
+                variant=args.variant, policies=args.policy, jobs=jobs, level=args.level,
                 chunk_size=args.chunk_size, record_hands=args.record_hands,
                 progress=False if args.no_progress else None)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     p = _plan_from(args)
+    backend, where = _backend_from(args)
+    to_dir = args.out is not None and is_run_dir(args.out)
+    before = None
+    if to_dir:
+        p = resolve_dir_plan(p, args.out)  # refuses another run's directory before any work
+    elif args.out is not None:
+        check_file_output(args.out)
     t0 = time.perf_counter()
-    if args.out is not None:
-        out = execute_to_parquet(p, args.out)
-        seconds = time.perf_counter() - t0
-        lf = pl.scan_parquet(out)
-    else:
-        frame = execute(p)
+    if args.out is None:
+        frame = execute(p, backend=backend, scheduler=where)
         seconds = time.perf_counter() - t0
         lf = frame.lazy()
+    elif to_dir:
+        try:
+            out = execute_to_dir(p, args.out, backend=backend, scheduler=where)
+        except RunInterrupted as e:
+            print(f"simlab: error: {_one_line(str(e))}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            st = run_status(args.out)
+            print(f"simlab: interrupted; {st['chunks_done']} of {st['n_chunks']} chunks are kept "
+                  f"in {args.out}, run the same command again to resume", file=sys.stderr)
+            return 130
+        seconds = time.perf_counter() - t0
+        before = read_manifest(out).get("resumed")
+        lf = load(out)
+    else:
+        out = execute_to_parquet(p, args.out, backend=backend, scheduler=where)
+        seconds = time.perf_counter() - t0
+        lf = load(out)
     changed = p.knobs.changed()
+    if backend == "loky":
+        where_text = f"jobs {p.jobs}"
+    elif where is None:
+        where_text = f"backend {backend} (local cluster of {p.jobs} workers)"
+    else:
+        where_text = f"backend {backend} at {where}"
     print(f"{p.game.slug}: {p.n:,} {p.unit}, seed {p.seed}, policies {','.join(p.policies)}, "
-          f"jobs {p.jobs}, chunk {p.chunk_size:,}"
+          f"{where_text}, chunk {p.chunk_size:,}"
           + (f", knobs {changed}" if changed else ""))
+    if before and before["kept"]:
+        print(f"resumed {args.out}: {before['kept']} of {before['kept'] + before['to_run']} "
+              "chunks were already done (the rate below counts every row)")
     print(run_summary(lf, p.level, p.game.players(p.knobs), seconds))
     if args.out is not None:
-        print(f"wrote {args.out}")
+        print(f"wrote {args.out}" + (" (load it with simlab.load)" if to_dir else ""))
     return 0
 
 
@@ -303,6 +370,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.scaling:
+        return bench_scaling(args)
+    if args.scheduler is not None:
+        raise SimlabError("--scheduler needs --scaling (simlab bench --scaling --scheduler ADDRESS)")
+    n = 500_000 if args.n is None else args.n
     slugs = [s.strip() for s in args.games.split(",")] if args.games else game_names()
     for s in slugs:
         _load(s)  # unknown names fail before any work (unwritten modules are skipped)
@@ -326,17 +398,170 @@ def cmd_bench(args: argparse.Namespace) -> int:
             if j != 1:  # start the worker pool (loky reuses it) before timing
                 simulate(s, 2_000 * cores, jobs=j, chunk_size=2_000, progress=False)
             t0 = time.perf_counter()
-            simulate(s, args.n, jobs=j, progress=False)
-            rate = args.n / (time.perf_counter() - t0)
+            simulate(s, n, jobs=j, progress=False)
+            rate = n / (time.perf_counter() - t0)
             base = rate if base is None else base
             workers = cores if j == -1 else j
-            rows.append([s, workers, args.n, round(rate), f"x{rate / base:.2f}", ""])
+            rows.append([s, workers, n, round(rate), f"x{rate / base:.2f}", ""])
     print(table(["game", "jobs", "deals", "deals/s", "speedup", "note"], rows,
                 right=[False, True, True, True, True, False]))
     return 0
 
 
+SCALING_N = 10_000_000  # deals of the run whose peak memory bench --scaling measures
+SCALING_TIMING_N = 500_000  # deals per throughput timing (at most -n)
+MEMORY_TARGET = 1 << 30
+
+
+def peak_memory_of(argv: list[str], interval: float = 0.2) -> dict[str, Any]:
+    """Run ``argv`` to completion; its exit code, wall time and peak memory:
+
+    * ``largest_process``: the largest RSS of any one process of its tree
+      (``getrusage(RUSAGE_CHILDREN)``; Linux/macOS, no dependency);
+    * ``tree_rss`` / ``tree_pss``: with psutil installed, the peak over samples taken every
+      ``interval`` s of the whole tree's (parent + worker processes) summed RSS, and summed
+      PSS (Linux: shared library pages split between the processes that map them, so the
+      sum is the tree's real footprint; RSS sums count numba/LLVM/polars once per process).
+    """
+    import resource
+    import subprocess
+    import threading
+
+    try:
+        import psutil
+    except ImportError:
+        psutil = None
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peaks = {"rss": 0, "pss": 0}
+    done = threading.Event()
+
+    def sample() -> None:
+        root = psutil.Process(proc.pid)
+        while not done.is_set():
+            rss = pss = 0
+            try:
+                for p in [root, *root.children(recursive=True)]:
+                    with contextlib.suppress(psutil.Error):
+                        rss += p.memory_info().rss
+                        with contextlib.suppress(psutil.Error, AttributeError):
+                            pss += getattr(p.memory_full_info(), "pss", 0)
+            except psutil.Error:
+                pass
+            peaks["rss"] = max(peaks["rss"], rss)
+            peaks["pss"] = max(peaks["pss"], pss)
+            done.wait(interval)
+
+    sampler = None
+    if psutil is not None:
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+    stdout, stderr = proc.communicate()
+    done.set()
+    if sampler is not None:
+        sampler.join()
+    seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    largest = after * scale if after > before else None  # None: not above an earlier child's
+    return {"returncode": proc.returncode, "seconds": seconds, "largest_process": largest,
+            "tree_rss": peaks["rss"] or None, "tree_pss": peaks["pss"] or None,
+            "stdout": stdout, "stderr": stderr}
+
+
+def _mib(b: int | None) -> str:
+    return "-" if b is None else f"{b / 2**20:,.0f} MiB"
+
+
+def bench_scaling(args: argparse.Namespace) -> int:
+    import tempfile
+
+    n = SCALING_N if args.n is None else args.n
+    slugs = [s.strip() for s in args.games.split(",")] if args.games else ["belote"]
+    for s in slugs:
+        g = _load(s)
+        if isinstance(g, str):
+            raise SimlabError(f"game {s!r} is {g}")
+    scheduler = args.scheduler
+    if scheduler is not None:
+        check_backend("dask", scheduler)
+    cores = cpu_count()
+    timing_n = min(n, SCALING_TIMING_N)
+    # 1. peak memory of a run of n deals to disk (first: no earlier child skews getrusage)
+    mem_game = slugs[0]
+    with tempfile.TemporaryDirectory(prefix="simlab-bench-") as tmp:
+        out = str(Path(tmp) / "run") + "/"
+        argv = [sys.executable, "-m", "simlab", "run", mem_game, "-n", str(n), "--out", out,
+                "--jobs", "all", "--no-progress"]
+        print(f"memory: {mem_game}, {n:,} deals to disk on {cores} cores "
+              f"(simlab run {mem_game} -n {n} --out DIR/ --jobs all) ...", flush=True)
+        mem = peak_memory_of(argv)
+        disk = sum(f.stat().st_size for f in Path(out).glob("part-*.parquet"))
+    if mem["returncode"] != 0:
+        raise SimlabError(f"the memory run failed (exit {mem['returncode']}): "
+                          f"{_one_line(mem['stderr'])[:300]}")
+    # 2. throughput: 1 core, all local cores, and the cluster
+    rows = []
+    for s in slugs:
+        simulate(s, 2_000, jobs=1, progress=False)  # compile / load the numba cache
+        simulate(s, 2_000 * cores, jobs=-1, chunk_size=2_000, progress=False)  # start workers
+        rates = {}
+        for label, j in (("local, 1 core", 1), (f"local, {cores} cores", -1)):
+            t0 = time.perf_counter()
+            simulate(s, timing_n, jobs=j, progress=False)
+            rate = timing_n / (time.perf_counter() - t0)
+            workers = 1 if j == 1 else cores
+            rates[label] = rate
+            rows.append([s, label, workers, timing_n, round(rate), round(rate / workers),
+                         f"x{rate / rates['local, 1 core']:.2f}"])
+        if scheduler is not None:
+            from simlab.runner import executor
+
+            with executor("dask", scheduler) as ex:
+                workers = ex.workers
+            simulate(s, 2_000 * workers, chunk_size=2_000, backend="dask", scheduler=scheduler,
+                     progress=False)  # warm the workers up
+            cluster_n = max(timing_n, 50_000 * workers)
+            chunk = max(1_000, cluster_n // (4 * workers))
+            t0 = time.perf_counter()
+            simulate(s, cluster_n, chunk_size=chunk, backend="dask", scheduler=scheduler,
+                     progress=False)
+            rate = cluster_n / (time.perf_counter() - t0)
+            rows.append([s, f"dask at {scheduler}", workers, cluster_n, round(rate),
+                         round(rate / workers), f"x{rate / rates['local, 1 core']:.2f}"])
+    print(table(["game", "where", "workers", "deals", "deals/s", "deals/s per worker",
+                 "speedup"], rows, right=[False, False, True, True, True, True, True]))
+    peak = mem["tree_pss"] or mem["largest_process"]
+    verdict = ("-" if peak is None else
+               ("OK, under 1 GiB" if peak < MEMORY_TARGET else "OVER the 1 GiB target"))
+    print(f"\npeak memory of a {n:,}-deal run to disk ({mem_game}, {cores} cores, "
+          f"{mem['seconds']:.1f} s = {n / mem['seconds']:,.0f} deals/s including start-up, "
+          f"{disk / 2**20:,.0f} MiB of Parquet):")
+    print(f"  largest single process, RSS (getrusage RUSAGE_CHILDREN): {_mib(mem['largest_process'])}")
+    no_psutil = "- (install psutil to measure)"
+    print("  whole process tree, summed PSS (psutil, sampled every 0.2 s): "
+          + (_mib(mem["tree_pss"]) if mem["tree_pss"] else no_psutil))
+    print("  whole process tree, summed RSS (counts shared libraries once per process): "
+          + (_mib(mem["tree_rss"]) if mem["tree_rss"] else no_psutil))
+    print(f"  target: under 1 GiB whatever n -> {verdict} "
+          f"({'tree PSS' if mem['tree_pss'] else 'largest process'})")
+    return 0
+
+
 # --- parser ----------------------------------------------------------------------------
+def _backend_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=BACKENDS, default="loky",
+                   help="where chunks run: loky = local processes (default); dask = a "
+                        "dask.distributed cluster (extra simlab[dask]); ray = a Ray cluster "
+                        "(extra simlab[ray])")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="dask scheduler to connect to, e.g. tcp://10.0.0.5:8786 (default with "
+                        "--backend dask: start a local cluster)")
+    p.add_argument("--address", metavar="ADDRESS", default=None,
+                   help="ray cluster address for --backend ray (default: ray's own default)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="simlab", formatter_class=_FORMATTER,
@@ -372,8 +597,12 @@ def build_parser() -> argparse.ArgumentParser:
         "run", help="simulate deals or matches; summary, optionally Parquet output",
         formatter_class=_FORMATTER,
         description="Simulate N deals (or matches) of GAME and print a summary; with --out, "
-                    "also write every row to Parquet with provenance metadata. Rows are "
-                    "identical for any --jobs / --chunk-size.",
+                    "also write every row to Parquet with provenance metadata: --out FILE.parquet "
+                    "writes one file; --out DIR/ writes a resumable run directory (one "
+                    "part-NNNNN.parquet per finished chunk and a manifest.json). Running the "
+                    "same command again resumes an interrupted DIR/ run; a different run is "
+                    "refused. Load either with simlab.load(PATH). Rows are identical for any "
+                    "--jobs / --chunk-size / --backend.",
         epilog="examples:\n"
                "  simlab run belote -n 100000 --seed 1\n"
                "  simlab run belote -n 1e6 --jobs all --out out/belote.parquet\n"
@@ -382,6 +611,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  simlab run belote -n 1e5 --policy heuristic,random,heuristic,random\n"
                "  simlab run belote -n 10000 --level match --out matches.parquet\n"
                "  simlab run belote -n 1000 --record-hands --out hands.parquet\n"
+               "  simlab run belote -n 1e8 --jobs all --out out/belote-1e8/   # resumable\n"
+               "  simlab run belote -n 1e8 --backend dask --scheduler tcp://10.0.0.5:8786 "
+               "--out out/b/\n"
                "knobs: simlab params GAME. A variant file holds knob = value lines "
                "(optionally game = \"...\"); --set overrides it.")
     p.add_argument("game", help=f"game slug ({', '.join(game_names())})")
@@ -395,15 +627,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="heuristic", metavar="POLICY",
                    help="heuristic | random, or one per seat comma separated "
                         "(default heuristic)")
-    p.add_argument("--jobs", type=_jobs, default=1, metavar="J",
-                   help="worker processes; -1 or 'all' = every core (default 1)")
+    p.add_argument("--jobs", type=_jobs, default=None, metavar="J",
+                   help="worker processes; -1 or 'all' = every core (default 1; with "
+                        "--backend dask and no --scheduler: the size of the local cluster, "
+                        "default all cores; a running cluster uses all its workers)")
     p.add_argument("--chunk-size", type=_count, default=None, metavar="C",
-                   help="deals (matches) per chunk; bounds memory (default 100000 deals / "
-                        "5000 matches, smaller with several jobs)")
+                   help="deals (matches) per chunk and per part file; bounds memory "
+                        "(default 100000 deals / 5000 matches, smaller with several jobs)")
     p.add_argument("--level", choices=LEVELS, default="deal",
                    help="one row per deal (default) or per match")
-    p.add_argument("--out", type=Path, metavar="FILE.parquet",
-                   help="write the rows here (default: summary only)")
+    p.add_argument("--out", metavar="FILE.parquet|DIR/",
+                   help="write the rows to one Parquet file, or to a resumable run directory "
+                        "(a path ending in / or not in .parquet) (default: summary only)")
+    _backend_args(p)
     p.add_argument("--record-hands", action="store_true",
                    help="add the dealt cards and final hands of every seat (deal level)")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
@@ -424,18 +660,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser(
-        "bench", help="deals/s per game on 1 core and on all cores",
+        "bench", help="deals/s per game on 1 core and on all cores; --scaling: and memory",
         formatter_class=_FORMATTER,
         description="After a warm-up, time full runs (kernel + polars frame) of each game "
                     "for each --jobs-list entry and print deals/s.",
         epilog="examples:\n  simlab bench\n  simlab bench --games belote -n 500000 "
-               "--jobs-list 1,2,all")
+               "--jobs-list 1,2,all\n"
+               "  simlab bench --scaling                  # 10^7-deal memory run: a few minutes\n"
+               "  simlab bench --scaling -n 1e6           # quick check\n"
+               "  simlab bench --scaling --scheduler tcp://10.0.0.5:8786")
     p.add_argument("--games", metavar="G1,G2", default=None,
                    help="comma-separated games (default: all)")
-    p.add_argument("-n", type=_count, default=500_000, metavar="N",
-                   help="deals per timing (default 500,000)")
+    p.add_argument("-n", type=_count, default=None, metavar="N",
+                   help="deals per timing (default 500,000); with --scaling: deals of the "
+                        "run whose peak memory is measured (default 10,000,000; timings use "
+                        "min(N, 500,000))")
     p.add_argument("--jobs-list", default="1,all", metavar="J1,J2",
                    help="worker counts to time; 'all' = every core (default 1,all)")
+    p.add_argument("--scaling", action="store_true",
+                   help="deals/s on 1 and all local cores (and per worker of --scheduler's "
+                        "dask cluster), then the peak memory of an N-deal run to disk")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="with --scaling: also time this dask cluster")
     p.set_defaults(func=cmd_bench)
 
     from simlab.cli_analysis import add_commands
@@ -451,7 +697,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        if args.command in ("run", "demo", "bench") and getattr(args, "n", 1) < 1:
+        if args.command in ("run", "demo", "bench") and getattr(args, "n", None) is not None \
+                and args.n < 1:
             raise SimlabError(f"-n must be >= 1, got {args.n}")
         return int(args.func(args) or 0)
     except SystemExit as e:  # --help, --version

@@ -1,9 +1,10 @@
 """A dependency-free progress line on stderr.
 
 ``Progress(total, unit="deals")`` draws ``done/total  pct  rate  ETA`` on one updating
-line. With ``enabled=None`` (the default) it stays silent unless stderr is a terminal and
-the run has lasted more than ``delay`` seconds, so quick runs and logs stay clean;
-``enabled=True`` always draws, ``enabled=False`` never does.
+line (``initial`` units already done, e.g. by an interrupted run being resumed, count
+toward done but not toward the rate). With ``enabled=None`` (the default) it stays silent
+unless stderr is a terminal and the run has lasted more than ``delay`` seconds, so quick
+runs and logs stay clean; ``enabled=True`` always draws, ``enabled=False`` never does.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ def _duration(seconds: float) -> str:
 class Progress:
     def __init__(self, total: int, unit: str = "deals", *, enabled: bool | None = None,
                  stream: TextIO | None = None, delay: float = 2.0,
-                 interval: float = 0.2) -> None:
+                 interval: float = 0.2, initial: int = 0) -> None:
         self.total = int(total)
         self.unit = unit
-        self.done = 0
+        self.initial = int(initial)  # already done before this run (a resumed run)
+        self.done = self.initial
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
         self.delay = delay
@@ -53,7 +55,7 @@ class Progress:
         now = time.perf_counter() if now is None else now
         elapsed = max(now - self.start, 1e-9)
         pct = 100.0 * self.done / self.total if self.total else 100.0
-        rate = self.done / elapsed
+        rate = (self.done - self.initial) / elapsed
         if self.done >= self.total:
             eta = f"in {_duration(elapsed)}"
         elif rate > 0:

@@ -1,8 +1,15 @@
 """Run a game's kernels in chunks, optionally in parallel, into polars or Parquet.
 
 ``simulate`` returns one DataFrame; ``run_to_parquet`` streams chunks to disk so memory
-stays bounded by the chunk size, and stamps the file with its provenance (game, every
-knob, policies, seed, ...) under the Parquet key-value metadata key ``"simlab"``.
+stays bounded by the chunk size. Its output is either one Parquet file stamped with its
+provenance (game, every knob, policies, seed, ...) under the Parquet key-value metadata key
+``"simlab"``, or a run directory: one ``part-NNNNN.parquet`` per finished chunk plus a
+``manifest.json`` (the provenance, and each done chunk's rows and sha256). Parts and the
+manifest are replaced atomically, so an interrupted run leaves only whole parts behind and
+re-running the same run resumes it. ``load`` scans either kind lazily.
+
+Chunks run in this process, in local worker processes (joblib ``loky``) or on a cluster
+(joblib's ``dask`` or ``ray`` backends; optional extras ``simlab[dask]`` / ``simlab[ray]``).
 
 Every argument is checked before any work starts; a bad one raises ``SimlabError`` with a
 one-line message. Deal ``i`` (or match ``i``) always draws from its own random stream
@@ -12,13 +19,17 @@ keyed by (seed, i), so a run's rows do not depend on ``jobs`` or ``chunk_size``.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import importlib.util
+import io
 import json
 import math
 import os
 import shutil
 import time
+import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -56,6 +67,7 @@ class Plan:
     progress: bool | None
     variant: str | None
     start: int = 0  # index of the first deal (or match): runs can be extended later
+    auto_chunk: bool = False  # chunk_size was chosen by ``plan`` (a resumed run may adopt another)
 
     @property
     def chunks(self) -> list[tuple[int, int]]:
@@ -143,7 +155,117 @@ def plan(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
     chunk = min(chunk, n)
     return Plan(game=g, knobs=knobs, policies=names, seed=seed, n=n, level=level,
                 jobs=workers, chunk_size=chunk, record_hands=bool(record_hands),
-                progress=progress, variant=None if variant is None else str(variant))
+                progress=progress, variant=None if variant is None else str(variant),
+                auto_chunk=chunk_size is None)
+
+
+# --- backends -------------------------------------------------------------------------
+BACKENDS = ("loky", "dask", "ray")
+# backend -> (module that must import, extra to install)
+_BACKEND_NEEDS = {"dask": ("distributed", "simlab[dask]"), "ray": ("ray", "simlab[ray]")}
+DASK_CONNECT_TIMEOUT = "15s"
+
+
+def check_backend(backend: str, scheduler: str | None = None) -> None:
+    """Raise ``SimlabError`` unless ``backend`` is known, installed and ``scheduler`` fits."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise SimlabError(f"unknown backend {backend!r}; valid backends: {', '.join(BACKENDS)}")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise SimlabError(f"scheduler must be an address such as tcp://host:8786, got "
+                              f"{scheduler!r}")
+        if backend == "loky":
+            raise SimlabError("a scheduler address needs backend dask (--backend dask "
+                              "--scheduler ADDRESS) or ray (--backend ray --address ADDRESS); "
+                              "backend loky runs on this machine")
+    if backend in _BACKEND_NEEDS:
+        module, extra = _BACKEND_NEEDS[backend]
+        if importlib.util.find_spec(module) is None:
+            raise SimlabError(f"backend {backend!r} needs the optional extra {extra}: "
+                              f"pip install '{extra}'")
+
+
+@dataclass
+class _Executor:
+    """Where chunks run: ``remote`` executors cannot write into this machine's files."""
+
+    backend: str
+    n_jobs: int
+    remote: bool
+    workers: int  # cluster worker threads (loky: local workers)
+    config: dict[str, Any]  # joblib.parallel_config arguments
+
+
+@contextlib.contextmanager
+def executor(backend: str = "loky", scheduler: str | None = None, jobs: int = 1
+             ) -> Iterator[_Executor]:
+    """Connect to (or start) the backend's workers for the duration of a run.
+
+    dask: ``scheduler`` is the address of a running ``dask.distributed`` scheduler; without
+    it a local cluster of ``jobs`` worker processes is started and closed afterwards.
+    ray: ``scheduler`` is the Ray cluster address (``ray.init(address=...)``).
+    Cluster backends use every worker thread of the cluster.
+    """
+    check_backend(backend, scheduler)
+    if backend == "loky":
+        # workers exit as soon as this process is gone (a SIGKILL must not leave orphans)
+        config = {"backend": "loky", "initializer": _watch_parent, "initargs": (os.getpid(),)}
+        yield _Executor("loky", jobs, remote=False, workers=jobs, config=config)
+        return
+    if backend == "dask":
+        import logging
+
+        from distributed import Client, LocalCluster
+
+        cluster = None
+        try:
+            if scheduler is not None:
+                client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
+            else:
+                logging.getLogger("distributed").setLevel(logging.WARNING)
+                cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
+                                       processes=True, dashboard_address=":0")
+                client = Client(cluster, set_as_default=False)
+        except (OSError, TimeoutError) as e:
+            if cluster is not None:
+                cluster.close()
+            what = (f"connect to the dask scheduler at {scheduler!r}" if scheduler is not None
+                    else "start a local dask cluster")
+            raise SimlabError(f"cannot {what}: {_first_line(e)}") from None
+        try:
+            threads = sum(client.nthreads().values())
+            if threads == 0:
+                client.wait_for_workers(1, timeout=30)
+                threads = sum(client.nthreads().values())
+            yield _Executor("dask", -1, remote=True, workers=threads,
+                            config={"backend": "dask", "client": client})
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        return
+    import ray  # backend == "ray"
+    from ray.util.joblib import register_ray
+
+    register_ray()
+    started = not ray.is_initialized()
+    if started:
+        try:
+            ray.init(address=scheduler, ignore_reinit_error=True, log_to_driver=False)
+        except (ConnectionError, OSError, RuntimeError) as e:
+            raise SimlabError(f"cannot connect to the ray cluster at {scheduler!r}: "
+                              f"{_first_line(e)}") from None
+    try:
+        threads = int(ray.cluster_resources().get("CPU", 1))
+        yield _Executor("ray", -1, remote=True, workers=threads, config={"backend": "ray"})
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 # --- running chunks -------------------------------------------------------------------
@@ -183,96 +305,504 @@ def run_chunk(game: str | Game, knobs: Knobs, policies: tuple[str, ...], seed: i
     return frame.height
 
 
-def _results(p: Plan, parts: Path | None = None) -> Iterator[pl.DataFrame | int]:
-    """Chunk results in order (frames, or row counts when writing ``parts``)."""
-    args = (p.knobs, p.policies, p.seed, p.level, p.record_hands)
-    chunks = p.chunks
+def _parquet_bytes(frame: pl.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    frame.write_parquet(buf, compression="lz4", statistics=False)
+    return buf.getvalue()
 
-    def part(i: int) -> str | None:
-        return None if parts is None else str(parts / f"part-{i:05d}.parquet")
 
-    if p.jobs == 1 or len(chunks) == 1:
-        for i, (start, count) in enumerate(chunks):
-            yield run_chunk(p.game, *args, start, count, part(i))
+def _write_durable(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` and flush it to disk (the caller renames it into place)."""
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
+def _chunk_bytes(game: str | Game, *args: Any) -> tuple[int, bytes]:
+    """Cluster task: the chunk as Parquet bytes (workers need not share our disk)."""
+    frame = run_chunk(game, *args)
+    assert isinstance(frame, pl.DataFrame)
+    return frame.height, _parquet_bytes(frame)
+
+
+_WATCHING: list[int] = []
+
+
+def _watch_parent(parent: int) -> None:
+    """Loky worker initializer: exit as soon as ``parent`` is gone (killed with SIGKILL,
+    say) instead of finishing chunks nobody will record, then idling for minutes."""
+    if _WATCHING or os.getpid() == parent or os.getppid() != parent:
         return
-    from joblib import Parallel, delayed
+    _WATCHING.append(parent)
+    import threading
 
-    # Warm-up in the parent: numba compiles (cache=True) once, workers load the cache.
-    run_chunk(p.game, *args, 0, 1)
-    ref = _game_ref(p.game)
-    pool = Parallel(n_jobs=min(p.jobs, len(chunks)), backend="loky", return_as="generator")
-    yield from pool(delayed(run_chunk)(ref, *args, start, count, part(i))
-                    for i, (start, count) in enumerate(chunks))
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="simlab-parent-watch", daemon=True).start()
 
 
-def _size(r: pl.DataFrame | int) -> int:
-    return r.height if isinstance(r, pl.DataFrame) else int(r)
+def _chunk_file(game: str | Game, *args: Any, tmp: str) -> tuple[int, str, int]:
+    """Local task: write the chunk to ``tmp``; (rows, sha256, bytes). The caller renames."""
+    frame = run_chunk(game, *args)
+    assert isinstance(frame, pl.DataFrame)
+    data = _parquet_bytes(frame)
+    _write_durable(Path(tmp), data)
+    return frame.height, hashlib.sha256(data).hexdigest(), len(data)
+
+
+def _tagged(i: int, fn: Any, *args: Any, **kwargs: Any) -> tuple[int, Any]:
+    return i, fn(*args, **kwargs)
+
+
+def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
+               ) -> Iterator[tuple[int, Any]]:
+    """Run ``(i, fn, args, kwargs)`` tasks; yield ``(i, result)`` as each one finishes."""
+    if not tasks:
+        return
+    if ex.backend == "loky" and (ex.n_jobs == 1 or len(tasks) == 1):
+        for i, fn, args, kwargs in tasks:
+            yield i, fn(*args, **kwargs)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    if ex.backend == "loky":
+        # Warm-up in the parent: numba compiles (cache=True) once, workers load the cache.
+        run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
+        n_jobs = min(ex.n_jobs, len(tasks))
+    else:
+        n_jobs = -1
+    with parallel_config(**ex.config):
+        pool = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
+        yield from pool(delayed(_tagged)(i, fn, *args, **kwargs) for i, fn, args, kwargs in tasks)
+
+
+def _chunk_args(p: Plan, ref: str | Game, start: int, count: int) -> tuple:
+    return (ref, p.knobs, p.policies, p.seed, p.level, p.record_hands, start, count)
+
+
+def _frames(p: Plan, ex: _Executor) -> Iterator[pl.DataFrame]:
+    """The plan's chunks as frames, in order."""
+    ref = _game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
+    tasks = [(i, run_chunk, _chunk_args(p, ref, s, c), {}) for i, (s, c) in enumerate(p.chunks)]
+    if len(tasks) == 1 or (ex.backend == "loky" and ex.n_jobs == 1):
+        for _, frame in _run_tasks(p, ex, tasks):
+            yield frame
+        return
+    pending: dict[int, pl.DataFrame] = {}
+    nxt = 0
+    for i, frame in _run_tasks(p, ex, tasks):
+        pending[i] = frame
+        while nxt in pending:
+            yield pending.pop(nxt)
+            nxt += 1
+
+
+@dataclass(frozen=True)
+class PartInfo:
+    index: int
+    start: int
+    count: int
+    file: str
+    rows: int
+    sha256: str
+    bytes: int
+
+
+def _part_name(i: int) -> str:
+    return f"part-{i:05d}.parquet"
+
+
+def _tmp_name(final: Path) -> Path:
+    return final.with_name(f"{final.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+
+
+def _write_parts(p: Plan, ex: _Executor, folder: Path, todo: list[int]) -> Iterator[PartInfo]:
+    """Run chunks ``todo`` of ``p``; each lands in ``folder`` as a whole part file (written
+    to a temporary name, then renamed) before it is yielded, in completion order."""
+    chunks = p.chunks
+    ref = _game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
+    tmps = {i: _tmp_name(folder / _part_name(i)) for i in todo}
+    tasks = []
+    for i in todo:
+        args = _chunk_args(p, ref, *chunks[i])
+        if ex.remote:
+            tasks.append((i, _chunk_bytes, args, {}))
+        else:
+            tasks.append((i, _chunk_file, args, {"tmp": str(tmps[i])}))
+    try:
+        for i, result in _run_tasks(p, ex, tasks):
+            if ex.remote:
+                rows, data = result
+                _write_durable(tmps[i], data)
+                sha, size = hashlib.sha256(data).hexdigest(), len(data)
+                del data, result
+            else:
+                rows, sha, size = result
+            final = folder / _part_name(i)
+            os.replace(tmps[i], final)
+            yield PartInfo(i, chunks[i][0], chunks[i][1], final.name, int(rows), sha, int(size))
+    finally:
+        for t in tmps.values():  # parts of chunks that did not finish
+            with contextlib.suppress(OSError):
+                t.unlink(missing_ok=True)
 
 
 def simulate(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
              variant: str | Path | None = None, policies: str = "heuristic", jobs: int = 1,
              level: str = "deal", chunk_size: int | None = None, record_hands: bool = False,
-             progress: bool | None = None) -> pl.DataFrame:
+             progress: bool | None = None, backend: str = "loky",
+             scheduler: str | None = None) -> pl.DataFrame:
     """Simulate ``n`` deals (``level="deal"``) or matches of ``game`` into one DataFrame.
 
     ``params`` overrides knobs (values or ``--set``-style strings) on top of the TOML
     ``variant`` file; ``policies`` is one name for every seat or one per seat, comma
-    separated; ``jobs=-1`` uses every core. Rows are identical for any jobs/chunk_size.
+    separated; ``jobs=-1`` uses every core. ``backend="dask"`` runs the chunks on the
+    dask.distributed cluster whose scheduler is at ``scheduler`` (a local one of ``jobs``
+    workers if None); ``backend="ray"`` on the Ray cluster at ``scheduler``. Rows are
+    identical for any jobs/chunk_size/backend.
     """
+    check_backend(backend, scheduler)
     p = plan(game, n, seed=seed, params=params, variant=variant, policies=policies, jobs=jobs,
              level=level, chunk_size=chunk_size, record_hands=record_hands, progress=progress)
-    return execute(p)
+    return execute(p, backend=backend, scheduler=scheduler)
 
 
-def execute(p: Plan) -> pl.DataFrame:
+def execute(p: Plan, *, backend: str = "loky", scheduler: str | None = None) -> pl.DataFrame:
     frames: list[pl.DataFrame] = []
-    with Progress(p.n, p.unit, enabled=p.progress) as bar:
-        for r in _results(p):
-            assert isinstance(r, pl.DataFrame)
-            frames.append(r)
-            bar.update(r.height)
+    with executor(backend, scheduler, p.jobs) as ex, \
+            Progress(p.n, p.unit, enabled=p.progress) as bar:
+        for frame in _frames(p, ex):
+            frames.append(frame)
+            bar.update(frame.height)
     return frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical", rechunk=True)
+
+
+def is_run_dir(out: str | Path) -> bool:
+    """Whether ``out`` names a run directory (trailing slash, an existing directory, or a
+    new path not ending in .parquet) rather than a single Parquet file."""
+    text = os.fspath(out)
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.is_dir():
+        return True
+    if path.exists():
+        return False
+    return path.suffix.lower() not in (".parquet", ".pq")
 
 
 def run_to_parquet(out: str | Path, game: str | Game, n: int, *, seed: int = 0,
                    params: dict | None = None, variant: str | Path | None = None,
                    policies: str = "heuristic", jobs: int = 1, level: str = "deal",
                    chunk_size: int | None = None, record_hands: bool = False,
-                   progress: bool | None = None) -> Path:
-    """Like ``simulate`` but stream the rows to the Parquet file ``out`` (memory bounded by
-    the chunk size) with provenance metadata; returns ``out``."""
+                   progress: bool | None = None, backend: str = "loky",
+                   scheduler: str | None = None) -> Path:
+    """Like ``simulate`` but stream the rows to disk (memory bounded by the chunk size);
+    returns ``out``. ``out`` ending in ``.parquet``: one file with provenance metadata;
+    otherwise (or ending in ``/``) a resumable run directory (see ``execute_to_dir``)."""
+    check_backend(backend, scheduler)
     p = plan(game, n, seed=seed, params=params, variant=variant, policies=policies, jobs=jobs,
              level=level, chunk_size=chunk_size, record_hands=record_hands, progress=progress)
-    return execute_to_parquet(p, out)
+    if is_run_dir(out):
+        return execute_to_dir(p, out, backend=backend, scheduler=scheduler)
+    return execute_to_parquet(p, out, backend=backend, scheduler=scheduler)
 
 
-def execute_to_parquet(p: Plan, out: str | Path) -> Path:
+def check_file_output(out: str | Path) -> Path:
     out = Path(out)
-    if out.exists() and out.is_dir():
+    if out.is_dir():
         raise SimlabError(f"output {str(out)!r} is a directory; give a .parquet file path")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    parts = Path(f"{out}.parts")
-    tmp = Path(f"{out}.tmp")
-    if parts.exists():
-        shutil.rmtree(parts)
-    parts.mkdir()
-    try:
-        with Progress(p.n, p.unit, enabled=p.progress) as bar:
-            for r in _results(p, parts):
-                bar.update(_size(r))
-        files = [parts / f"part-{i:05d}.parquet" for i in range(len(p.chunks))]
-        meta = {PROVENANCE_KEY: json.dumps(p.provenance(), default=str)}
-        pl.scan_parquet(files).sink_parquet(tmp, metadata=meta)
-        os.replace(tmp, out)
-    finally:
-        shutil.rmtree(parts, ignore_errors=True)
-        tmp.unlink(missing_ok=True)
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise SimlabError(f"cannot write {str(out)!r}: {str(parent)!r} is a file")
+            break
     return out
 
 
-def read_provenance(path: str | Path) -> dict[str, Any]:
-    """The provenance dict stored by ``run_to_parquet`` in a Parquet file."""
+def execute_to_parquet(p: Plan, out: str | Path, *, backend: str = "loky",
+                       scheduler: str | None = None) -> Path:
+    """Write the plan's rows to the single Parquet file ``out`` (replaced atomically)."""
+    out = check_file_output(out)
+    with executor(backend, scheduler, p.jobs) as ex:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        parts = Path(f"{out}.parts")
+        tmp = Path(f"{out}.tmp")
+        if parts.exists():
+            shutil.rmtree(parts)
+        parts.mkdir()
+        try:
+            with Progress(p.n, p.unit, enabled=p.progress) as bar:
+                for info in _write_parts(p, ex, parts, list(range(len(p.chunks)))):
+                    bar.update(info.rows)
+            files = [parts / _part_name(i) for i in range(len(p.chunks))]
+            meta = {PROVENANCE_KEY: json.dumps(p.provenance(), default=str)}
+            pl.scan_parquet(files).sink_parquet(tmp, metadata=meta)
+            os.replace(tmp, out)
+        finally:
+            shutil.rmtree(parts, ignore_errors=True)
+            tmp.unlink(missing_ok=True)
+    return out
+
+
+# --- resumable run directories --------------------------------------------------------
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = "simlab-run/1"
+# provenance keys that must match for a run to resume into a directory; the CLI spelling
+IDENTITY = {"game": "game", "level": "--level", "n": "-n", "start": "start", "seed": "--seed",
+            "policies": "--policy", "knobs": "knob", "record_hands": "--record-hands",
+            "chunk_size": "--chunk-size", "simlab_version": "simlab version"}
+
+
+class RunInterrupted(RuntimeError):
+    """A run directory's run stopped part-way (disk full, a worker died, ...). Every chunk
+    finished before is kept; running the same run again resumes it."""
+
+
+def _jsonable(obj: Any) -> Any:
+    return json.loads(json.dumps(obj, default=str))
+
+
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    """The ``manifest.json`` of a run directory (raises ``SimlabError``)."""
+    path = Path(folder) / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SimlabError(f"{str(folder)!r} is not a simlab run directory (no {MANIFEST})") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise SimlabError(f"{str(path)!r} is not a readable manifest: {_first_line(e)}") from None
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
+        raise SimlabError(f"{str(path)!r} is not a simlab run manifest "
+                          f"(format {data.get('format') if isinstance(data, dict) else None!r})")
+    return data
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, list):
+        return ",".join(map(str, v))
+    return str(v)
+
+
+def _difference(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """One phrase naming the first identity argument that differs, or None."""
+    for key, name in IDENTITY.items():
+        a, b = old.get(key), new.get(key)
+        if key == "knobs" and isinstance(a, dict) and isinstance(b, dict):
+            for k in list(b) + [k for k in a if k not in b]:
+                if a.get(k) != b.get(k):
+                    return f"knob {k} is {_fmt_value(a.get(k))} there, {_fmt_value(b.get(k))} here"
+        elif a != b:
+            return f"{name} is {_fmt_value(a)} there, {_fmt_value(b)} here"
+    return None
+
+
+def _prepare_dir(p: Plan, out: Path) -> tuple[Plan, dict[str, Any] | None]:
+    """Check ``out`` can take plan ``p`` (writes nothing): the plan to run (a plan whose
+    chunk size was automatic adopts the manifest's) and the existing manifest, if any."""
+    if out.exists() and not out.is_dir():
+        raise SimlabError(f"output {str(out)!r} is a file; give a directory (DIR/) for a "
+                          "resumable run, or FILE.parquet for one file")
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise SimlabError(f"cannot create {str(out)!r}: {str(parent)!r} is a file")
+            break
+    if not out.exists():
+        return p, None
+    if not (out / MANIFEST).exists():
+        stray = [c.name for c in out.iterdir() if c.name != ".lock"]
+        if stray:
+            raise SimlabError(f"output directory {str(out)!r} is not empty and holds no simlab "
+                              f"run (found {stray[0]!r}); give a new or empty directory")
+        return p, None
+    manifest = read_manifest(out)
+    old = manifest.get("provenance", {})
+    if p.auto_chunk and isinstance(old.get("chunk_size"), int) and old.get("n") == p.n:
+        p = replace(p, chunk_size=old["chunk_size"])
+    diff = _difference(old, _jsonable(p.provenance()))
+    if diff is not None:
+        raise SimlabError(f"output directory {str(out)!r} holds another run: {diff}; re-run with "
+                          "the same arguments to resume it, or give another --out")
+    return p, manifest
+
+
+def resolve_dir_plan(p: Plan, out: str | Path) -> Plan:
+    """The plan a run into directory ``out`` will execute (an automatic chunk size adopts
+    the manifest's); raises ``SimlabError`` if ``out`` cannot take it. Writes nothing."""
+    return _prepare_dir(p, Path(out))[0]
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _verified(folder: Path, p: Plan, manifest: dict[str, Any] | None) -> dict[int, dict]:
+    """Done chunks of ``manifest`` whose part file is present and intact."""
+    if manifest is None:
+        return {}
+    chunks = p.chunks
+    good: dict[int, dict] = {}
+    for entry in manifest.get("chunks", []):
+        try:
+            i = int(entry["index"])
+            ok = (0 <= i < len(chunks) and entry["file"] == _part_name(i)
+                  and (entry["start"], entry["count"]) == chunks[i])
+            path = folder / entry["file"]
+            ok = (ok and path.is_file() and path.stat().st_size == entry["bytes"]
+                  and _sha256(path) == entry["sha256"])
+        except (KeyError, TypeError, ValueError, OSError):
+            ok = False
+        if ok:
+            good[i] = entry
+    return good
+
+
+def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
+    manifest["updated"] = datetime.now(UTC).isoformat(timespec="seconds")
+    final = folder / MANIFEST
+    tmp = folder / f"{MANIFEST}.tmp"
+    _write_durable(tmp, (json.dumps(manifest, indent=1, default=str) + "\n").encode())
+    os.replace(tmp, final)
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """One writer per run directory (the lock dies with its process)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise SimlabError(f"another simlab run is writing into {str(folder)!r}; wait for it "
+                              "or give another --out") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def execute_to_dir(p: Plan, out: str | Path, *, backend: str = "loky",
+                   scheduler: str | None = None) -> Path:
+    """Run plan ``p`` into the run directory ``out``, resuming what is there.
+
+    One ``part-NNNNN.parquet`` per chunk and a ``manifest.json`` (provenance, and each done
+    chunk's start, count, rows, bytes and sha256); both are replaced atomically after each
+    finished chunk. Chunks already listed with an intact part are skipped, others (re)done.
+    A directory holding a different run raises ``SimlabError`` before anything is written;
+    a failure part-way raises ``RunInterrupted`` with every finished chunk kept.
+    """
+    check_backend(backend, scheduler)
+    out = Path(out)
+    p, manifest = _prepare_dir(p, out)
+    with executor(backend, scheduler, p.jobs) as ex:
+        out.mkdir(parents=True, exist_ok=True)
+        with _locked(out):
+            for stale in out.glob("*.tmp"):  # left by a killed run
+                stale.unlink(missing_ok=True)
+            good = _verified(out, p, manifest)
+            chunks = p.chunks
+            manifest = {"format": MANIFEST_FORMAT,
+                        "provenance": _jsonable(p.provenance()) if manifest is None
+                        else manifest["provenance"],
+                        "n_chunks": len(chunks), "complete": False,
+                        "rows_done": sum(e["rows"] for e in good.values()),
+                        # this (latest) invocation: chunks found done and intact, and to run
+                        "resumed": {"kept": len(good), "to_run": len(chunks) - len(good)},
+                        "chunks": [good[i] for i in sorted(good)]}
+            _write_manifest(out, manifest)
+            todo = [i for i in range(len(chunks)) if i not in good]
+            try:
+                with Progress(p.n, p.unit, enabled=p.progress,
+                              initial=manifest["rows_done"]) as bar:
+                    for info in _write_parts(p, ex, out, todo):
+                        good[info.index] = asdict(info)
+                        manifest["chunks"] = [good[i] for i in sorted(good)]
+                        manifest["rows_done"] += info.rows
+                        manifest["complete"] = len(good) == len(chunks)
+                        _write_manifest(out, manifest)
+                        bar.update(info.rows)
+            except (SimlabError, KeyboardInterrupt):
+                raise
+            except Exception as e:
+                raise RunInterrupted(
+                    f"run into {str(out)!r} stopped after {len(good)} of {len(chunks)} chunks "
+                    f"({type(e).__name__}: {_first_line(e)}); finished chunks are kept, run the "
+                    "same command again to resume") from e
+            if not manifest["complete"]:  # nothing left to do (all chunks were done)
+                manifest["complete"] = True
+                _write_manifest(out, manifest)
+    return out
+
+
+def run_status(folder: str | Path) -> dict[str, Any]:
+    """``{"complete", "chunks_done", "n_chunks", "rows_done", "n"}`` of a run directory."""
+    m = read_manifest(folder)
+    return {"complete": bool(m.get("complete")), "chunks_done": len(m.get("chunks", [])),
+            "n_chunks": m.get("n_chunks"), "rows_done": m.get("rows_done"),
+            "n": m.get("provenance", {}).get("n")}
+
+
+def load(path: str | Path, *, allow_partial: bool = False, verify: bool = False) -> pl.LazyFrame:
+    """Lazily scan a run's rows: a single Parquet file, or a run directory's done parts in
+    chunk order. An incomplete run directory raises ``SimlabError`` unless
+    ``allow_partial=True`` (then only the done chunks are scanned; they need not be a
+    prefix of the run). ``verify=True`` also checks every part's sha256."""
     p = Path(path)
+    if not p.exists():
+        raise SimlabError(f"no such run {str(p)!r} (a .parquet file or a run directory)")
+    if p.is_file():
+        try:
+            pl.read_parquet_schema(p)
+        except Exception as e:  # polars raises several types
+            raise SimlabError(f"{str(p)!r} is not a readable Parquet file: {_first_line(e)}") from None
+        return pl.scan_parquet(p)
+    m = read_manifest(p)
+    entries = sorted(m.get("chunks", []), key=lambda e: e["index"])
+    if not m.get("complete") and not allow_partial:
+        raise SimlabError(f"run {str(p)!r} is incomplete: {len(entries)} of {m.get('n_chunks')} "
+                          f"chunks done; re-run the same command to finish it, or load it with "
+                          "allow_partial=True")
+    files = []
+    for e in entries:
+        f = p / e["file"]
+        if not f.is_file() or f.stat().st_size != e["bytes"] or (verify and _sha256(f) != e["sha256"]):
+            raise SimlabError(f"part {str(f)!r} of run {str(p)!r} is missing or damaged; re-run "
+                              "the same command to redo it")
+        files.append(f)
+    if not files:
+        return pl.LazyFrame()
+    return pl.scan_parquet(files)
+
+
+def read_provenance(path: str | Path) -> dict[str, Any]:
+    """The provenance dict stored by ``run_to_parquet`` in a Parquet file or in a run
+    directory's manifest."""
+    p = Path(path)
+    if p.is_dir():
+        return read_manifest(p)["provenance"]
     if not p.is_file():
         raise SimlabError(f"no such Parquet file {str(p)!r}")
     try:

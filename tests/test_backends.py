@@ -1,0 +1,135 @@
+"""Cluster execution through joblib backends: a real dask.distributed cluster on loopback
+gives the same rows as a local run; missing extras and bad addresses are one-line errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import socket
+
+import polars as pl
+import pytest
+from test_runner import FAKE, needs_belote
+
+import simlab
+import simlab.runner as runner
+from simlab.cli import main
+from simlab.knobs import SimlabError
+from simlab.runner import load, run_to_parquet, simulate
+
+HAS_DISTRIBUTED = importlib.util.find_spec("distributed") is not None
+HAS_RAY = importlib.util.find_spec("ray") is not None
+needs_distributed = pytest.mark.skipif(not HAS_DISTRIBUTED,
+                                       reason="dask.distributed is not installed")
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """Address of a 2-worker dask cluster (separate processes) on 127.0.0.1."""
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=None)
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def error_line(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("simlab: error: ") and "\n" not in err, err
+    return err
+
+
+@needs_distributed
+@needs_belote
+def test_dask_simulate_equals_local(scheduler):
+    ref = simulate("belote", 3000, seed=11)
+    df = simulate("belote", 3000, seed=11, chunk_size=700, backend="dask", scheduler=scheduler,
+                  progress=False)
+    assert df.equals(ref)
+    m = simulate("belote", 12, seed=2, level="match", chunk_size=5, backend="dask",
+                 scheduler=scheduler)
+    assert m.equals(simulate("belote", 12, seed=2, level="match"))
+
+
+@needs_distributed
+@needs_belote
+def test_dask_cli_run_dir_file_and_resume(capsys, tmp_path, scheduler):
+    ref = simulate("belote", 4000, seed=3)
+    out = tmp_path / "run"
+    argv = ["run", "belote", "-n", "4000", "--seed", "3", "--chunk-size", "1000",
+            "--backend", "dask", "--scheduler", scheduler, "--out", f"{out}/", "--no-progress"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert f"backend dask at {scheduler}" in text and "4,000 deals in" in text
+    assert load(out).collect().equals(ref)
+    m = simlab.runner.read_manifest(out)
+    assert m["complete"] and len(m["chunks"]) == 4
+    # a damaged part is redone on the cluster; the others are kept
+    (out / "part-00002.parquet").write_bytes(b"garbage")
+    assert main(argv) == 0
+    assert "3 of 4 chunks were already done" in capsys.readouterr().out
+    assert load(out, verify=True).collect().equals(ref)
+    # the same run locally resumes into the same directory: identical data
+    assert main(argv[:8] + ["--out", f"{out}/", "--no-progress"]) == 0
+    capsys.readouterr()
+    # single-file output through the cluster
+    f = tmp_path / "one.parquet"
+    assert main(argv[:-3] + ["--out", str(f), "--no-progress"]) == 0
+    capsys.readouterr()
+    assert pl.read_parquet(f).equals(ref)
+    assert simlab.read_provenance(f)["seed"] == 3
+
+
+@needs_distributed
+@needs_belote
+def test_dask_local_cluster_without_scheduler():
+    ref = simulate("belote", 1500, seed=4)
+    assert simulate("belote", 1500, seed=4, jobs=2, chunk_size=500, backend="dask").equals(ref)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@needs_distributed
+def test_unreachable_scheduler_is_one_line_exit_2(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", "1s")
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    out = tmp_path / "o"
+    assert main(["run", "belote", "-n", "100", "--backend", "dask", "--scheduler", address,
+                 "--out", f"{out}/", "--no-progress"]) == 2
+    assert f"cannot connect to the dask scheduler at '{address}'" in error_line(capsys)
+    assert not out.exists()
+
+
+def test_missing_extras(capsys, tmp_path, monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("distributed", "ray") else real(name, *a))
+    out = tmp_path / "o"
+    for backend, extra, where in (("dask", "simlab[dask]", ["--scheduler", "tcp://h:8786"]),
+                                  ("ray", "simlab[ray]", ["--address", "h:6379"]),
+                                  ("ray", "simlab[ray]", [])):
+        assert main(["run", "belote", "-n", "100", "--backend", backend, *where,
+                     "--out", f"{out}/", "--no-progress"]) == 2
+        line = error_line(capsys)
+        assert f"backend '{backend}' needs the optional extra {extra}: pip install '{extra}'" \
+            in line, line
+        with pytest.raises(SimlabError, match=re.escape(f"pip install '{extra}'")):
+            simulate(FAKE, 10, backend=backend)
+        with pytest.raises(SimlabError, match=re.escape(f"pip install '{extra}'")):
+            run_to_parquet(out, FAKE, 10, backend=backend)
+    assert main(["bench", "--scaling", "--scheduler", "tcp://h:8786"]) == 2
+    assert "simlab[dask]" in error_line(capsys)
+    assert not out.exists()
+
+
+@pytest.mark.skipif(HAS_RAY, reason="ray is installed: the missing-extra path cannot be seen")
+def test_ray_not_installed_real(capsys):
+    assert main(["run", "belote", "-n", "10", "--backend", "ray", "--no-progress"]) == 2
+    assert "pip install 'simlab[ray]'" in error_line(capsys)

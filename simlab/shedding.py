@@ -20,15 +20,17 @@ Representation (all kernels)
   ``st`` indexed by the ``ST_*`` constants: rank on the table (-1: the player to move
   leads), group size to match, the last player who played, the player to move, turns
   without a play since the last play (passes and skipped turns), players still holding
-  cards, seats locked out of the series.
+  cards, seats locked out of the series, and whether the rank order is reversed (a
+  "revolution", ``RU_REVOLUTION``; it lasts until the end of the deal).
 * **Events** of the deal are counted in ``ev`` (int64 [N_EV], ``EV_*``): turns, plays,
-  passes, skipped turns, series, cards played, equal-rank plays, and whether the turn cap
-  stopped the deal.
+  passes, skipped turns, series, cards played, equal-rank plays, whether the turn cap
+  stopped the deal, and revolutions.
 * **Finishing order**: ``order[k]`` = the seat that went out k-th (0-based),
   ``place[seat]`` = its 1-based finishing position.
 * **Rules** are an int64 vector from ``make_rules`` (``RU_*``): equal-rank plays allowed,
   an equal-rank play skips the next player, a pass locks the passer out of the series,
-  the largest lead group, the per-deal turn cap.
+  the largest lead group, the per-deal turn cap, the group size that reverses the rank
+  order (0: never).
 * **Policy parameters** of the built-in heuristic are an int64 vector ``pp`` (``PP_*``,
   see ``heuristic_lead`` / ``heuristic_follow`` / ``gift_heuristic``).
 
@@ -37,6 +39,13 @@ active player gets one turn (a skipped player's turn counts as used); the series
 when all of them have let it go, i.e. when the turn would come back to the last player
 who played. The last player then leads; if he has gone out, the next active player to
 his left does. With ``RU_LOCKOUT`` a player who passed only passes until the series ends.
+
+Revolution (``RU_REVOLUTION = k > 0``): a play of ``k`` cards or more of one rank (lead or
+follow) flips ``st[ST_REV]``: while it is set the whole rank order is reversed (a follow
+must be *lower* than the table, or equal), until the end of the deal or the next such
+play, which flips it back. The policies read the hand in the current order (``rev``
+arguments: index ``i`` of the current order is rank ``n_ranks - 1 - i`` when reversed),
+so "lowest", "kept top ranks" etc. follow the order in force.
 
 How to use, per deal (all functions are ``@hot``: they never allocate; the ``@batch``
 kernel allocates ``masks``, ``counts``, ``sizes``, ``st``, ``ev``, ``order``, ``place``
@@ -70,26 +79,28 @@ RU_SKIP = 1  # ... and it makes the next active player skip his turn
 RU_LOCKOUT = 2  # a player who passes may not play again in this series
 RU_MAX_GROUP = 3  # largest lead group (cards of one rank)
 RU_CAP = 4  # per-deal turn cap (safety; ev[EV_CAPPED] records it)
-N_RU = 5
+RU_REVOLUTION = 5  # a group of at least this many cards reverses the rank order (0: off)
+N_RU = 6
 
 
 def make_rules(*, equal_allowed: bool = True, equal_skips: bool = True,
                pass_locks_out: bool = False, max_group: int = 4,
-               turn_cap: int = 10_000) -> np.ndarray:
+               turn_cap: int = 10_000, revolution: int = 0) -> np.ndarray:
     r = np.zeros(N_RU, dtype=np.int64)
     r[RU_EQUAL] = equal_allowed
     r[RU_SKIP] = equal_skips
     r[RU_LOCKOUT] = pass_locks_out
     r[RU_MAX_GROUP] = max_group
     r[RU_CAP] = turn_cap
+    r[RU_REVOLUTION] = revolution
     return r
 
 
 # --- series state and events ---------------------------------------------------------------
-(ST_N, ST_LEFT, ST_OUT, ST_TOP, ST_NEED, ST_LAST, ST_TURN, ST_IDLE, ST_LOCKED,
- N_ST) = range(10)
+(ST_N, ST_LEFT, ST_OUT, ST_TOP, ST_NEED, ST_LAST, ST_TURN, ST_IDLE, ST_LOCKED, ST_REV,
+ N_ST) = range(11)
 (EV_TURNS, EV_PLAYS, EV_PASSES, EV_SKIPS, EV_SERIES, EV_CARDS, EV_EQUALS, EV_CAPPED,
- N_EV) = range(9)
+ EV_REVOLUTIONS, N_EV) = range(10)
 
 # --- heuristic policy parameters --------------------------------------------------------
 PP_LEAD_LARGEST = 0  # lead: 0 = the lowest rank held, 1 = the largest group (lowest on ties)
@@ -204,16 +215,18 @@ def transfer(masks: np.ndarray, src: int, dst: int, c: int) -> None:
 
 # --- legality ---------------------------------------------------------------------------
 @hot
-def is_legal(row: np.ndarray, top: int, need: int, r: int, k: int, rules: np.ndarray) -> bool:
+def is_legal(row: np.ndarray, top: int, need: int, r: int, k: int, rules: np.ndarray,
+             rev: bool = False) -> bool:
     """May a hand with rank counts ``row`` play ``k`` cards of rank ``r`` on a table
-    holding a group of ``need`` cards of rank ``top`` (``need`` 0: a lead)?"""
+    holding a group of ``need`` cards of rank ``top`` (``need`` 0: a lead)? ``rev``: the
+    rank order is reversed (a revolution): the play must be lower."""
     if r < 0 or r >= row.shape[0] or k < 1 or row[r] < k:
         return False
     if need == 0:
         return k <= rules[RU_MAX_GROUP]
     if k != need:
         return False
-    return r > top or (r == top and rules[RU_EQUAL] != 0)
+    return (r < top if rev else r > top) or (r == top and rules[RU_EQUAL] != 0)
 
 
 @hot
@@ -249,6 +262,7 @@ def start_play(st: np.ndarray, ev: np.ndarray, n: int, leader: int, sizes: np.nd
     st[ST_TURN] = leader
     st[ST_IDLE] = 0
     st[ST_LOCKED] = 0
+    st[ST_REV] = 0
     for i in range(ev.shape[0]):
         ev[i] = 0
     ev[EV_SERIES] = 1
@@ -289,8 +303,12 @@ def _maybe_end_series(st: np.ndarray, ev: np.ndarray, sizes: np.ndarray) -> None
 def apply_play(st: np.ndarray, ev: np.ndarray, counts: np.ndarray, sizes: np.ndarray,
                order: np.ndarray, place: np.ndarray, p: int, r: int, k: int,
                rules: np.ndarray) -> None:
-    """Seat ``p`` (the player to move) plays ``k`` cards of rank ``r`` (legal)."""
+    """Seat ``p`` (the player to move) plays ``k`` cards of rank ``r`` (legal). A group of
+    ``rules[RU_REVOLUTION]`` cards or more (when that is > 0) flips the rank order."""
     equal = st[ST_NEED] > 0 and r == st[ST_TOP]
+    if rules[RU_REVOLUTION] > 0 and k >= rules[RU_REVOLUTION]:
+        st[ST_REV] = 1 - st[ST_REV]
+        ev[EV_REVOLUTIONS] += 1
     counts[p, r] -= k
     sizes[p] -= k
     ev[EV_PLAYS] += 1
@@ -343,32 +361,42 @@ def finish_by_cards(st: np.ndarray, sizes: np.ndarray, order: np.ndarray,
 
 # --- built-in policies ------------------------------------------------------------------
 @hot
-def random_move(state: np.uint64, row: np.ndarray, top: int, need: int, rules: np.ndarray
-                ) -> tuple[np.uint64, int, int]:
+def _rk(i: int, n_ranks: int, rev: bool) -> int:
+    """Rank at index ``i`` of the current order (0 = lowest now); its own inverse."""
+    return n_ranks - 1 - i if rev else i
+
+
+@hot
+def random_move(state: np.uint64, row: np.ndarray, top: int, need: int, rules: np.ndarray,
+                rev: bool = False) -> tuple[np.uint64, int, int]:
     """Uniform over the legal moves: on a lead every (rank, 1..max_group cards); on a
-    follow, pass or each rank that may be played. Returns (state, rank or -1, count)."""
+    follow, pass or each rank that may be played (enumerated in the current order,
+    ``rev``: reversed). Returns (state, rank or -1, count)."""
     n_ranks = row.shape[0]
     maxg = rules[RU_MAX_GROUP]
     if need == 0:
         total = 0
-        for r in range(n_ranks):
-            total += min(row[r], maxg)
+        for i in range(n_ranks):
+            total += min(row[_rk(i, n_ranks, rev)], maxg)
         state, x = below(state, total)
-        for r in range(n_ranks):
+        for i in range(n_ranks):
+            r = _rk(i, n_ranks, rev)
             m = min(row[r], maxg)
             if x < m:
                 return state, r, x + 1
             x -= m
         return state, -1, 0  # unreachable with cards in hand
-    lo = top if rules[RU_EQUAL] else top + 1
+    t = _rk(top, n_ranks, rev)
+    lo = t if rules[RU_EQUAL] else t + 1
     total = 1
-    for r in range(lo, n_ranks):
-        if row[r] >= need:
+    for i in range(lo, n_ranks):
+        if row[_rk(i, n_ranks, rev)] >= need:
             total += 1
     state, x = below(state, total)
     if x == 0:
         return state, -1, 0
-    for r in range(lo, n_ranks):
+    for i in range(lo, n_ranks):
+        r = _rk(i, n_ranks, rev)
         if row[r] >= need:
             x -= 1
             if x == 0:
@@ -377,14 +405,17 @@ def random_move(state: np.uint64, row: np.ndarray, top: int, need: int, rules: n
 
 
 @hot
-def heuristic_lead(row: np.ndarray, rules: np.ndarray, pp: np.ndarray) -> tuple[int, int]:
+def heuristic_lead(row: np.ndarray, rules: np.ndarray, pp: np.ndarray,
+                   rev: bool = False) -> tuple[int, int]:
     """Lead the lowest rank held (or the largest group, lowest on ties), as many of its
-    cards as may be led; the kept top ranks only when nothing else is left."""
+    cards as may be led; the kept top ranks only when nothing else is left. "Lowest" and
+    "top" are in the current order (``rev``: reversed by a revolution)."""
     n_ranks = row.shape[0]
     keep_from = n_ranks - pp[PP_KEEP_TOP]
     for lim in (keep_from, n_ranks):
         best = -1
-        for r in range(lim):
+        for i in range(lim):
+            r = _rk(i, n_ranks, rev)
             if row[r] > 0:
                 if not pp[PP_LEAD_LARGEST]:
                     best = r
@@ -398,24 +429,29 @@ def heuristic_lead(row: np.ndarray, rules: np.ndarray, pp: np.ndarray) -> tuple[
 
 @hot
 def heuristic_follow(row: np.ndarray, size: int, top: int, need: int, rules: np.ndarray,
-                     pp: np.ndarray) -> int:
+                     pp: np.ndarray, rev: bool = False) -> int:
     """The rank to follow with (or -1: pass). A play that empties the hand first; then
     the cheapest rank held exactly ``need`` times (equal rank first: it also skips the
     next player), below the kept top ranks unless in the endgame (hand <= PP_ENDGAME
-    cards); breaking a larger group only in the endgame (or with PP_BREAK)."""
+    cards); breaking a larger group only in the endgame (or with PP_BREAK). Cheapest and
+    top are in the current order (``rev``: reversed by a revolution)."""
     n_ranks = row.shape[0]
-    lo = top if rules[RU_EQUAL] else top + 1
+    t = _rk(top, n_ranks, rev)
+    lo = t if rules[RU_EQUAL] else t + 1
     if size == need:
-        for r in range(lo, n_ranks):
+        for i in range(lo, n_ranks):
+            r = _rk(i, n_ranks, rev)
             if row[r] == need:
                 return r
     endgame = size <= pp[PP_ENDGAME]
     lim = n_ranks if endgame else n_ranks - pp[PP_KEEP_TOP]
-    for r in range(lo, lim):
+    for i in range(lo, lim):
+        r = _rk(i, n_ranks, rev)
         if row[r] == need:
             return r
     if endgame or pp[PP_BREAK]:
-        for r in range(lo, lim):
+        for i in range(lo, lim):
+            r = _rk(i, n_ranks, rev)
             if row[r] > need:
                 return r
     return -1
@@ -438,16 +474,17 @@ def play_out(st: np.ndarray, ev: np.ndarray, counts: np.ndarray, sizes: np.ndarr
         ev[EV_TURNS] = t + 1
         p = st[ST_TURN]
         need = st[ST_NEED]
+        rev = st[ST_REV] != 0
         k = need
         if (st[ST_LOCKED] >> p) & 1:
             r = -1
         elif pol[p] == HEURISTIC:
             if need == 0:
-                r, k = heuristic_lead(counts[p], rules, pp)
+                r, k = heuristic_lead(counts[p], rules, pp, rev)
             else:
-                r = heuristic_follow(counts[p], sizes[p], st[ST_TOP], need, rules, pp)
+                r = heuristic_follow(counts[p], sizes[p], st[ST_TOP], need, rules, pp, rev)
         else:
-            state, r, k = random_move(state, counts[p], st[ST_TOP], need, rules)
+            state, r, k = random_move(state, counts[p], st[ST_TOP], need, rules, rev)
         if t < log.shape[0]:
             log[t, 0] = p
             log[t, 1] = r

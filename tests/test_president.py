@@ -78,7 +78,7 @@ class Table:
     def play(self, p: int, rank: str, k: int) -> None:
         assert self.turn == p
         assert sh.is_legal(self.counts[p], self.st[sh.ST_TOP], self.st[sh.ST_NEED], R[rank],
-                           k, self.rules)
+                           k, self.rules, self.st[sh.ST_REV] != 0)
         sh.apply_play(self.st, self.ev, self.counts, self.sizes, self.order, self.place, p,
                       R[rank], k, self.rules)
 
@@ -217,8 +217,9 @@ def replay(k: P.PresidentKnobs, leader: int, start: np.ndarray, log: np.ndarray)
     c = start.copy()
     size = c.sum(axis=1)
     top, need, last, turn, idle, locked = -1, 0, leader, leader, 0, set()
+    rev = False  # revolution: four of a kind reverses the order until flipped back
     order: list[int] = []
-    skips = passes = plays = 0
+    skips = passes = plays = revolutions = 0
     series = 1
 
     def nxt(p):
@@ -242,8 +243,12 @@ def replay(k: P.PresidentKnobs, leader: int, start: np.ndarray, log: np.ndarray)
             if need == 0:
                 assert cnt <= 4
             else:
-                assert cnt == need and (r > top or (k.equal_play and r == top)), "illegal"
+                higher = r < top if rev else r > top
+                assert cnt == need and (higher or (k.equal_play and r == top)), "illegal"
             equal = need > 0 and r == top
+            if k.revolution and cnt == 4:
+                rev = not rev
+                revolutions += 1
             plays += 1
             c[p, r] -= cnt
             size[p] -= cnt
@@ -266,7 +271,7 @@ def replay(k: P.PresidentKnobs, leader: int, start: np.ndarray, log: np.ndarray)
             turn = last if size[last] > 0 else nxt(last)
     assert len(order) == n
     return {"order": order, "skips": skips, "passes": passes, "plays": plays, "series": series,
-            "left": int(size[order[-1]]), "final": c}
+            "left": int(size[order[-1]]), "final": c, "revolutions": revolutions}
 
 
 def counts_of(hands: np.ndarray, rank_of: np.ndarray) -> np.ndarray:
@@ -285,7 +290,8 @@ def test_logged_deals_replay_legally(players, policy):
                  P.PresidentKnobs(players=players, deal_titles="random"),
                  P.PresidentKnobs(players=players, pass_locks_out=True, equal_hands=True),
                  P.PresidentKnobs(players=players, equal_play_skips=False, top_rank="A",
-                                  lead_largest=True, break_groups=True)]
+                                  lead_largest=True, break_groups=True),
+                 P.PresidentKnobs(players=players, revolution=True, deal_titles="random")]
     if policy == "mixed":
         names = tuple("heuristic" if p % 2 else "random" for p in range(players))
     else:
@@ -302,6 +308,8 @@ def test_logged_deals_replay_legally(players, policy):
             assert (info["n_skips"], info["n_passes"], info["n_plays"], info["n_series"]) == (
                 got["skips"], got["passes"], got["plays"], got["series"])
             assert info["cards_left"] == got["left"]
+            assert info["n_revolutions"] == got["revolutions"]
+            assert k.revolution or info["n_revolutions"] == 0
             # every card dealt is played exactly once, except the Trou du cul's remainder
             n_cards = int((dealt >= 0).sum())
             assert n_cards == (52 - 52 % players if k.equal_hands else 52)
@@ -502,3 +510,96 @@ def test_knobs_validate():
         P.PresidentKnobs(deal_titles="sometimes")
     with pytest.raises(ValueError, match="policies"):
         P.run_deals(P.PresidentKnobs(players=5), pols("heuristic", 4), 1, 0, 3)
+
+
+# --- the revolution variant (knob revolution) ----------------------------------------------
+REV_RULES = P._rules(P.PresidentKnobs(revolution=True))
+
+
+def test_revolution_four_of_a_kind_reverses_the_order():
+    t = Table([["7", "7", "7", "7", "K", "5"], ["5", "A", "2", "3"], ["8", "9"], ["10", "J"]],
+              leader=0, rules=REV_RULES)
+    t.play(0, "7", 4)  # four of a kind: the order flips
+    assert t.st[sh.ST_REV] == 1 and t.ev[sh.EV_REVOLUTIONS] == 1
+    t.pass_(1)
+    t.pass_(2)
+    t.pass_(3)
+    assert t.st[sh.ST_NEED] == 0 and t.turn == 0 and t.st[sh.ST_REV] == 1  # lasts
+    t.play(0, "K", 1)
+    row = t.counts[1]
+    top = t.st[sh.ST_TOP]
+    # a lower single beats a higher one; the A and the 2 no longer do
+    assert sh.is_legal(row, top, 1, R["5"], 1, REV_RULES, True)
+    assert sh.is_legal(row, top, 1, R["3"], 1, REV_RULES, True)
+    assert not sh.is_legal(row, top, 1, R["A"], 1, REV_RULES, True)
+    assert not sh.is_legal(row, top, 1, R["2"], 1, REV_RULES, True)
+    assert not sh.is_legal(row, top, 1, R["5"], 1, REV_RULES, False)  # the normal order
+    t.play(1, "5", 1)
+    # seat 2 holds 8 and 9: both higher than 5 in the normal order, so lower now: illegal
+    assert not sh.is_legal(t.counts[2], t.st[sh.ST_TOP], 1, R["8"], 1, REV_RULES, True)
+    t.pass_(2)
+    # the heuristic follows in the current order: its cheapest card beating the 5 is the 3
+    assert sh.heuristic_follow(t.counts[1], 3, t.st[sh.ST_TOP], 1, REV_RULES, PP, True) == \
+        R["3"]
+    # in the reversed order the 2 is the lowest: a reversed lead starts with it
+    two_and_king = np.zeros(13, dtype=np.int64)
+    two_and_king[[R["2"], R["K"], R["Q"], R["J"]]] = 1
+    pp0 = P._policy(P.PresidentKnobs(keep_top=0))
+    assert sh.heuristic_lead(two_and_king, REV_RULES, pp0, True) == (R["2"], 1)
+    assert sh.heuristic_lead(two_and_king, REV_RULES, pp0, False) == (R["J"], 1)
+    # without the knob four of a kind changes nothing
+    t = Table([["7", "7", "7", "7", "K"], ["5", "A"], ["8"], ["10"]], leader=0)
+    t.play(0, "7", 4)
+    assert t.st[sh.ST_REV] == 0 and t.ev[sh.EV_REVOLUTIONS] == 0
+
+
+def test_revolution_flips_back_on_another_four_of_a_kind():
+    t = Table([["7", "7", "7", "7", "K"], ["5", "5", "5", "5", "A"], ["9", "9", "9", "9", "4"],
+               ["10"]], leader=0, rules=REV_RULES)
+    t.play(0, "7", 4)
+    # four 5s are now higher than four 7s; four 9s are not
+    assert not sh.is_legal(t.counts[2], R["7"], 4, R["9"], 4, REV_RULES, True)
+    t.play(1, "5", 4)  # flips the order back
+    assert t.st[sh.ST_REV] == 0 and t.ev[sh.EV_REVOLUTIONS] == 2
+    assert sh.is_legal(t.counts[2], R["5"], 4, R["9"], 4, REV_RULES, False)
+    t.play(2, "9", 4)
+    assert t.st[sh.ST_REV] == 1 and t.ev[sh.EV_REVOLUTIONS] == 3
+
+
+@pytest.mark.parametrize("players", [4, 6])
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_revolution_invariants(players, policy):
+    k = P.PresidentKnobs(players=players, revolution=True, deal_titles="random")
+    _, f = frame(k, policy, n=3000)
+    n = players
+    places = np.stack([f[f"place_s{i}"].to_numpy() for i in range(n)], axis=1)
+    assert (np.sort(places, axis=1) == np.arange(1, n + 1)).all()
+    assert (sum(f[f"score_s{i}"].to_numpy() for i in range(n)) == 0).all()
+    assert (f["cards_played"] + f["cards_left"] == 52).all()
+    assert not f["capped"].any()
+    assert (f["n_revolutions"] > 0).any()
+    m = to_frame(P.run_matches(P.PresidentKnobs(players=n, revolution=True), pols(policy, n),
+                               2, 0, 50), P.match_columns(k), P.DECK.labels, n)
+    assert (sum(m[f"final_score_s{i}"] for i in range(n)) == 0).all()
+
+
+def _digest(rows: np.ndarray) -> str:
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(rows).astype("<i8").tobytes()).hexdigest()[:16]
+
+
+def test_default_frames_unchanged_by_the_revolution_knob():
+    """Fixed-seed frames pinned before the knob existed (n_revolutions column dropped)."""
+    k = P.PresidentKnobs()
+    rows = P.run_deals(k, pols("heuristic", 4), 5, 0, 300).rows
+    assert (rows[:, 3 + 4 + P.F_REVOLUTIONS] == 0).all()
+    assert _digest(np.delete(rows, 3 + 4 + P.F_REVOLUTIONS, axis=1)) == "9b0fd1eebe564667"
+    k5 = P.PresidentKnobs(players=5, deal_titles="random")
+    rows = P.run_deals(k5, pols("random", 5), 5, 0, 300).rows
+    assert _digest(np.delete(rows, 3 + 5 + P.F_REVOLUTIONS, axis=1)) == "51f92c8ef93208db"
+    m = P.run_matches(k, ("heuristic", "random") * 2, 4, 0, 100).rows
+    assert _digest(m) == "57dfe6a1798922b4"
+    # the knob on changes play
+    on = P.run_deals(P.PresidentKnobs(revolution=True), pols("heuristic", 4), 5, 0, 300).rows
+    assert not np.array_equal(on, P.run_deals(k, pols("heuristic", 4), 5, 0, 300).rows)

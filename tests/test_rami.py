@@ -393,3 +393,108 @@ def test_pure_python_path_matches_compiled():
     out = R.run_deals(k, ("heuristic", "random", "heuristic"), 9, 0, 4, True)
     fast = to_frame(out, R.deal_columns(k), DECK.labels, 3)
     assert slow.equals(fast)
+
+
+# --- the variant discard_take_must_meld (catalogue #5) -------------------------------------
+def _digest(rows: np.ndarray) -> str:
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(rows).astype("<i8").tobytes()).hexdigest()[:16]
+
+
+def test_default_frames_unchanged_by_the_must_meld_knob():
+    """Fixed-seed frames pinned before the knob existed."""
+    rows = R.run_deals_detail(R.RamiKnobs(), ("heuristic",) * 4, 7, 0, 300)[0]
+    assert _digest(rows) == "a8a634535537e50d"
+    rows = R.run_deals_detail(R.RamiKnobs(players=2), ("random",) * 2, 7, 0, 300)[0]
+    assert _digest(rows) == "fce83c848ccc9896"
+    m = R.run_matches(R.RamiKnobs(), ("heuristic", "random") * 2, 3, 0, 10).rows
+    assert _digest(m) == "0a6465ef9ade58c2"
+
+
+@pytest.mark.parametrize("pol", ["heuristic", "random"])
+@pytest.mark.parametrize("extra", [{}, {"final_discard_required": True},
+                                   {"open_before_layoff": False, "players": 2}])
+def test_must_meld_every_discard_draw_goes_down_the_same_turn(pol, extra):
+    kw = {"players": 4, **extra}
+    k = R.RamiKnobs(discard_take_must_meld=True, **kw)
+    takes = 0
+    for d in range(25):
+        row, log, masks = R.trace_deal(k, (pol,) * k.players, 3, d)
+        info = {c.name: int(v) for c, v in zip(R.deal_columns(k), row, strict=True)}
+        assert info["discard_draws"] == int(log[:, 2].sum())
+        for t in range(len(log)):
+            seat, c, take, _ = (int(x) for x in log[t])
+            assert seat == (info["dealer"] + 1 + t) % k.players
+            if take:
+                takes += 1
+                assert int(masks[t, 0]) >> c & 1, (d, t, c)  # on the table
+                assert not int(masks[t, 1]) >> c & 1  # not in hand
+                # never on one's own first turn (melds from the second)
+                assert t >= k.players
+    assert takes > 10
+    # the table stays legal and every card is accounted for
+    rows, dealt, hands, table, rest = R.run_deals_detail(k, (pol,) * k.players, 3, 0, 150)
+    for i in range(150):
+        melds = [ids(m) for m in table[i] if m]
+        for m in melds:
+            assert py_valid(m), (i, m)
+        cards = ids(rest[i, 0]) + ids(rest[i, 1]) + [c for m in melds for c in m]
+        cards += [c for c in hands[i].ravel() if c >= 0]
+        assert sorted(cards) == list(range(54))
+
+
+def test_must_meld_changes_play_only_when_on():
+    base = frame(R.RamiKnobs(), n=400, seed=5)
+    off = frame(R.RamiKnobs(discard_take_must_meld=False), n=400, seed=5)
+    on = frame(R.RamiKnobs(discard_take_must_meld=True), n=400, seed=5)
+    assert base.equals(off)
+    assert not base.equals(on)
+    # fewer discard draws: the heuristic's wish list minus the cards it cannot meld now
+    assert on["discard_draws"].sum() < base["discard_draws"].sum()
+    assert on["capped"].mean() < 0.05
+
+
+def test_must_mode_hand_built():
+    """The exact use test on hand-built hands (4 players' knobs, opening 51)."""
+    k = R.RamiKnobs(discard_take_must_meld=True)
+    kv = R._vector(k)
+    wk = R._work(4, 0)
+    _, _, _, tm, tc, ws, best, _, val, cw, buf, _, _ = wk
+
+    def mode(hand, d, opened=False, n_table=0):
+        h = mask(hand) | (np.uint64(1) << np.uint64(cid(d)))
+        return R.must_mode(h, cid(d), opened, kv, 13, 0, tm, tc, n_table, ws, best, val, cw,
+                           buf)
+
+    # K♠ completes K-Q-J♠ and 7s make the 51: an opening that uses it
+    m, n, v = mode(["Q♠", "J♠", "7♥", "7♣", "7♦", "2♣"], "K♠")
+    assert m in (R.MODE_NORMAL, R.MODE_PLAN) and (m == R.MODE_NORMAL or v >= 51)
+    # same cards but only 42 with the taken card: cannot open, cannot take it
+    assert mode(["5♦", "6♦", "9♣", "9♥", "9♠", "2♣"], "4♦")[0] == R.MODE_NONE
+    # an opening with the 10♥ exists beside the Q and K brelans (60): 10-J-Q♥ + K♥ K♠ K♦
+    m, n, v = mode(["J♥", "Q♥", "K♥", "Q♠", "Q♦", "K♠", "K♦"], "10♥")
+    assert m in (R.MODE_NORMAL, R.MODE_PLAN)
+    if m == R.MODE_PLAN:
+        assert v == 60 and any(int(buf[i, M.F_NAT]) >> cid("10♥") & 1 for i in range(n))
+    # with J♥ swapped for 9♠ no opening of 51 holds the 10♥ (Q Q Q + K K K = 60 does not)
+    assert mode(["9♠", "Q♥", "K♥", "Q♠", "Q♦", "K♠", "K♦"], "10♥")[0] == R.MODE_NONE
+    # an ace used low only (A-2-3♥ + three kings = 46 + ... ): A-2-3♥ (16) + K K K (30)
+    # + 10♣ J♣ Q♣ (30) = 76 with the ace, which the best partition without it misses
+    m, n, v = mode(["2♥", "3♥", "K♠", "K♦", "K♣", "10♣", "J♣", "Q♣", "5♠"], "A♥")
+    assert m in (R.MODE_NORMAL, R.MODE_PLAN)
+    # a joker: usable whenever an opening exists (it joins a meld)
+    m, n, v = mode(["Q♠", "J♠", "K♠", "7♥", "7♣", "7♦", "2♣"], "J1")
+    assert m in (R.MODE_NORMAL, R.MODE_PLAN)
+    if m == R.MODE_PLAN:
+        assert sum(int(buf[i, M.F_NJ]) for i in range(n)) == 1 and v >= 51
+    assert mode(["Q♠", "J♠", "2♣", "5♦"], "J1")[0] == R.MODE_NONE  # no 51 even with it
+    # opened: a card that fits only a table meld is laid off
+    hand = mask(["5♥", "6♥", "7♥"])
+    M.best_partition(hand, VAL, 11, -1, 13, ws, best)
+    _, n_table = M.lay_plan(hand, ws, M.W_PLAN, best[1], tm, tc, 0)
+    assert mode(["2♣", "9♦"], "8♥", opened=True, n_table=n_table)[0] == R.MODE_LAYOFF
+    assert mode(["2♣", "9♦"], "8♣", opened=True, n_table=n_table)[0] == R.MODE_NONE
+    # opened: a natural meld with the card in hand
+    assert mode(["8♣", "8♦", "2♠"], "8♠", opened=True, n_table=n_table)[0] in (
+        R.MODE_NORMAL, R.MODE_PLAN)

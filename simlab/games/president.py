@@ -59,6 +59,12 @@ class PresidentKnobs(Knobs):
                                   "turn (each one in a chain, catalogue #6)")
     pass_locks_out: bool = knob(False, "a player who passed may not play again in the same "
                                 "series (catalogue #1: he may)")
+    revolution: bool = knob(False, "variant (not in the seed; catalogue knob table): playing "
+                            "four cards of one rank, as a lead or a follow, reverses the "
+                            "whole rank order (a follow must then be lower; the 2 becomes "
+                            "the lowest, the 3 the highest) until the end of the deal or "
+                            "until another four of a kind flips it back; the heuristic "
+                            "plays by the order in force (column n_revolutions)")
     equal_hands: bool = knob(False, "at 5-6 players remove the odd cards so that all hands "
                              "are equal (catalogue #4; default: the first seats from the "
                              "dealer's left get one more card)")
@@ -112,7 +118,8 @@ def _vector(k: PresidentKnobs) -> np.ndarray:
 
 def _rules(k: PresidentKnobs) -> np.ndarray:
     return sh.make_rules(equal_allowed=k.equal_play, equal_skips=k.equal_play_skips,
-                         pass_locks_out=k.pass_locks_out, max_group=4, turn_cap=k.turn_cap)
+                         pass_locks_out=k.pass_locks_out, max_group=4, turn_cap=k.turn_cap,
+                         revolution=4 if k.revolution else 0)
 
 
 def _policy(k: PresidentKnobs) -> np.ndarray:
@@ -146,7 +153,7 @@ def title_of(place: int, n: int) -> int:
 # blocks of n columns each.
 C_DEAL, C_DEALER, C_ANNULLED, C_SCORE = 0, 1, 2, 3
 (F_LEADER, F_PRESIDENT, F_TROU, F_EXCHANGED, F_SERIES, F_PLAYS, F_PASSES, F_SKIPS,
- F_EQUALS, F_TURNS, F_CARDS_PLAYED, F_LEFT, F_CAPPED, N_FIXED) = range(14)
+ F_EQUALS, F_TURNS, F_CARDS_PLAYED, F_LEFT, F_CAPPED, F_REVOLUTIONS, N_FIXED) = range(15)
 B_PLACE, B_TITLE, B_PREV, B_CARDS, N_BLOCKS = range(5)
 
 
@@ -170,7 +177,9 @@ def deal_columns(k: PresidentKnobs | None = None) -> list[Column]:
              Column("n_turns", help="plays + passes"),
              Column("cards_played"),
              Column("cards_left", help="cards the Trou du cul still held at the end"),
-             Column("capped", BOOL, help="the turn cap stopped the deal")]
+             Column("capped", BOOL, help="the turn cap stopped the deal"),
+             Column("n_revolutions", help="plays of four of a kind that reversed the rank "
+                                          "order (knob revolution; 0 when off)")]
     cols += [Column(f"place_s{i}", help="finishing position, 1 = first out") for i in range(n)]
     cols += [Column(f"title_s{i}", TITLES) for i in range(n)]
     cols += [Column(f"prev_title_s{i}", TITLES, help="title before this deal (null: a "
@@ -293,6 +302,7 @@ def play_deal(deck: np.ndarray, n: int, dealer: int, prev: np.ndarray, pol: np.n
     row[f + F_CARDS_PLAYED] = ev[sh.EV_CARDS]
     row[f + F_LEFT] = sizes[order[n - 1]]
     row[f + F_CAPPED] = ev[sh.EV_CAPPED]
+    row[f + F_REVOLUTIONS] = ev[sh.EV_REVOLUTIONS]
     for p in range(n):
         t = title_of(place[p], n)
         row[b + B_PLACE * n + p] = place[p]

@@ -42,6 +42,12 @@ from simlab.games.base import BOOL, HEURISTIC, Column, Game, KernelOutput, polic
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, SimlabError, knob
 from simlab.melds import (
+    F_HI,
+    F_KEY,
+    F_KIND,
+    F_LO,
+    F_NAT,
+    F_NJ,
     JOKER_MASK,
     MAX_MELDS,
     N_F,
@@ -49,15 +55,20 @@ from simlab.melds import (
     N_RANKS,
     NAT_MASK,
     RANK_MASK,
+    SEQ,
+    SET,
     W_PLAN,
+    add_card,
     best_partition_keep,
     card_at,
+    fits,
     fits_any,
     lay_off_all,
     lay_plan,
     meldable,
     partners,
     plan_cards,
+    pos_weight,
 )
 from simlab.metrics import MetricDef
 from simlab.tricks import EMPTY, ONE, bit, cards_of, count, has, lowest, random_card
@@ -105,8 +116,14 @@ class RamiKnobs(Knobs):
                              lo=-1000, hi=1000)
     winner_bonus_rami: int = knob(0, "score of the player who goes out with a Rami (seed "
                                   "variant: -60)", lo=-1000, hi=1000)
-    # Not knobs yet: the variants "a card taken from the discard must be melded at once"
-    # (catalogue #5) and "a joker on the table may be exchanged" (#7); the seed has neither.
+    discard_take_must_meld: bool = knob(False, "variant (catalogue #5; not in the seed): "
+                                        "the discard pile's top card may be taken only if "
+                                        "the taker melds it in the same turn (in a meld, or "
+                                        "laid off when lay-offs are allowed to him), the "
+                                        "opening rules included; else he draws from the "
+                                        "talon. Both policies see the option only when an "
+                                        "exact search finds such a use")
+    # Not a knob yet: the variant "a joker on the table may be exchanged" (catalogue #7).
     target: int = knob(1000, "the match ends after the deal in which a total reaches this; "
                        "the lowest total wins", lo=1, hi=100000)
     turn_cap: int = knob(200, "a deal stops after this many turns (all players) and is "
@@ -133,7 +150,7 @@ class RamiKnobs(Knobs):
 # Knob vector layout for the kernels.
 (K_PLAYERS, K_HAND, K_JOKERS, K_JPEN, K_OPEN_MIN, K_ACE_HIGH, K_ACE_LOW, K_OPEN_FIRST,
  K_MELD_FROM, K_FINAL_DISCARD, K_RAMI_DOUBLES, K_WIN, K_WIN_RAMI, K_TARGET, K_CAP,
- K_MAX_DEALS, K_HOLD, N_K) = range(18)
+ K_MAX_DEALS, K_HOLD, K_MUST_MELD, N_K) = range(19)
 
 
 def _vector(k: RamiKnobs) -> np.ndarray:
@@ -141,7 +158,7 @@ def _vector(k: RamiKnobs) -> np.ndarray:
     v[:N_K] = [k.players, k.cards_each, k.jokers, k.joker_penalty, k.opening_min, k.ace_high,
                k.ace_low_value, k.open_before_layoff, k.meld_from_turn,
                k.final_discard_required, k.rami_doubles, k.winner_bonus, k.winner_bonus_rami,
-               k.target, k.turn_cap, k.max_deals, k.hold_for_rami]
+               k.target, k.turn_cap, k.max_deals, k.hold_for_rami, k.discard_take_must_meld]
     return v
 
 
@@ -295,7 +312,231 @@ def try_open(hand: np.uint64, hold: bool, kv: np.ndarray, top: int, keep: int, w
     return best_partition_keep(hand, keep == 1, val, ace_low, -1, top, ws, best)
 
 
+# --- variant: a card taken from the discard pile must be melded at once ------------------
+# (knob discard_take_must_meld, catalogue #5). At the draw, ``must_mode`` decides whether
+# the discard's top card ``d`` can be used this turn and how; the meld phase then does it.
+MODE_NONE, MODE_NORMAL, MODE_LAYOFF, MODE_PLAN = range(4)
+
+
+@hot
+def _consider(hand: np.uint64, natm: np.uint64, nj: int, wt: int, kind: int, key: int,
+              lo: int, hi: int, keep: bool, w: np.ndarray, w_low: int, jw: int, top: int,
+              ws: np.ndarray, best: np.ndarray, buf: np.ndarray, cur: int,
+              cur_n: int) -> tuple[int, int]:
+    """The meld (kind, key, lo, hi, natm + nj jokers) of weight ``wt`` plus the best
+    partition of the rest of ``hand``; kept in ``buf`` when it beats ``cur``."""
+    rest = hand & ~natm
+    for _ in range(nj):
+        rest &= ~bit(lowest(rest & JOKER_MASK))
+    v = best_partition_keep(rest, keep, w, w_low, jw, top, ws, best)
+    if v < 0 or wt + v <= cur:
+        return cur, cur_n
+    buf[0, F_KIND] = kind
+    buf[0, F_KEY] = key
+    buf[0, F_LO] = lo
+    buf[0, F_HI] = hi
+    buf[0, F_NJ] = nj
+    buf[0, F_NAT] = np.int64(natm)
+    for i in range(best[1]):
+        for f in range(N_F):
+            buf[i + 1, f] = ws[W_PLAN, i, f]
+    return wt + v, best[1] + 1
+
+
+@hot
+def best_with(hand: np.uint64, d: int, w: np.ndarray, w_low: int, jw: int, top: int,
+              keep: bool, ws: np.ndarray, best: np.ndarray, buf: np.ndarray) -> tuple[int, int]:
+    """Exact best score (weights as ``melds.best_partition``) over the partitions of
+    ``hand`` in which the natural card ``d`` is melded: every meld through ``d`` (sets of
+    its rank with 0-2 jokers, sequence windows through its position(s) whose gaps are
+    jokers) plus the exact best partition of the rest (``keep``: one card must stay).
+    Returns (score, melds) with the plan in ``buf``; (-1, 0) when ``d`` fits no meld.
+    (A joker of that meld standing in for a natural of the hand is never needed: it can
+    swap places with that natural at the same value.)"""
+    nat = hand & NAT_MASK
+    jok = count(hand & JOKER_MASK)
+    s = d // N_RANKS
+    r = d % N_RANKS
+    cb = bit(d)
+    cur = -1
+    cur_n = 0
+    mates = nat & RANK_MASK[r] & ~cb
+    sub = mates
+    while True:
+        n = 1 + count(sub)
+        natm = sub | cb
+        for nj in range(max(0, 3 - n), min(jok, 4 - n) + 1):
+            wt = 0
+            m = natm
+            while m != EMPTY:
+                wt += w[lowest(m)]
+                m &= m - ONE
+            wt += nj * (jw if jw >= 0 else w[d])
+            cur, cur_n = _consider(hand, natm, nj, wt, SET, r, -1, -1, keep, w, w_low, jw, top,
+                                   ws, best, buf, cur, cur_n)
+        if sub == EMPTY:
+            break
+        sub = (sub - ONE) & mates
+    n_pos = 2 if r == N_RANKS - 1 and top == 13 else 1
+    for k in range(n_pos):
+        pc = r + 1 if r != N_RANKS - 1 else (0 if k == 0 else 13)
+        for lo in range(pc, -1, -1):
+            for hi in range(max(pc, lo + 2), top + 1):
+                if lo == 0 and hi == 13:
+                    break
+                natm = cb
+                miss = 0
+                wt = 0
+                for p in range(lo, hi + 1):
+                    c = card_at(s, p)
+                    if p != pc and not has(nat, c):
+                        miss += 1
+                        if jw >= 0:
+                            continue
+                    elif p != pc:
+                        natm |= bit(c)
+                    wt += pos_weight(s, p, w, w_low)
+                if miss > jok:
+                    continue
+                if jw >= 0:
+                    wt += miss * jw
+                cur, cur_n = _consider(hand, natm, miss, wt, SEQ, s, lo, hi, keep, w, w_low, jw,
+                                       top, ws, best, buf, cur, cur_n)
+    return cur, cur_n
+
+
+@hot
+def add_joker(ws: np.ndarray, n: int, hand: np.uint64, keep: bool, top: int) -> None:
+    """Make the plan ``ws[W_PLAN, :n]`` (no joker in it, ``n >= 1``; ``hand`` holds a
+    joker) use one joker: added to a brelan or at an end of a sequence when a card then
+    still stays in hand if ``keep``; else standing in for the first meld's lowest natural
+    card (same value; that card stays in hand)."""
+    m, nj = plan_cards(ws, W_PLAN, n)
+    if not keep or count(hand) - count(m) - nj >= 2:
+        for i in range(n):
+            size = count(np.uint64(ws[W_PLAN, i, F_NAT])) + ws[W_PLAN, i, F_NJ]
+            if ws[W_PLAN, i, F_KIND] == SET:
+                if size < 4:
+                    ws[W_PLAN, i, F_NJ] += 1
+                    return
+                continue
+            lo = ws[W_PLAN, i, F_LO]
+            hi = ws[W_PLAN, i, F_HI]
+            if hi + 1 <= top and not (lo == 0 and hi + 1 == 13):
+                ws[W_PLAN, i, F_HI] = hi + 1
+                ws[W_PLAN, i, F_NJ] += 1
+                return
+            if lo - 1 >= 0 and not (lo - 1 == 0 and hi == 13):
+                ws[W_PLAN, i, F_LO] = lo - 1
+                ws[W_PLAN, i, F_NJ] += 1
+                return
+    natm = np.uint64(ws[W_PLAN, 0, F_NAT])
+    ws[W_PLAN, 0, F_NAT] = np.int64(natm & ~bit(lowest(natm)))
+    ws[W_PLAN, 0, F_NJ] += 1
+
+
+@hot
+def plan_value(ws: np.ndarray, n: int, ace_low: int) -> int:
+    """Opening value of the plan ``ws[W_PLAN, :n]`` (jokers worth the card they stand for)."""
+    t = 0
+    for i in range(n):
+        if ws[W_PLAN, i, F_KIND] == SET:
+            size = count(np.uint64(ws[W_PLAN, i, F_NAT])) + ws[W_PLAN, i, F_NJ]
+            t += size * VAL[ws[W_PLAN, i, F_KEY]]
+        else:
+            for p in range(ws[W_PLAN, i, F_LO], ws[W_PLAN, i, F_HI] + 1):
+                t += ace_low if p == 0 else VAL[card_at(ws[W_PLAN, i, F_KEY], p)]
+    return t
+
+
+@hot
+def _in_plan(ws: np.ndarray, n: int, d: int) -> bool:
+    m, nj = plan_cards(ws, W_PLAN, n)
+    return nj > 0 if d >= N_NAT else has(m, d)
+
+
+@hot
+def must_mode(hand: np.uint64, d: int, opened: bool, kv: np.ndarray, top: int, keep: int,
+              tm: np.ndarray, tcards: np.ndarray, n_table: int, ws: np.ndarray,
+              best: np.ndarray, val: np.ndarray, cw: np.ndarray,
+              buf: np.ndarray) -> tuple[int, int, int]:
+    """How ``hand`` (holding the discard ``d`` just taken, in a turn where melds are
+    allowed) melds ``d`` this turn: (MODE_NONE: it cannot, MODE_NORMAL: the usual lay-down
+    (no Rami hold) includes it, MODE_LAYOFF: lay it off first, then play as usual,
+    MODE_PLAN: lay the plan ``buf[:n]`` (opening value v)) as (mode, n, v). Exact: a use
+    exists iff this finds one. Jokers are interchangeable: a joker is used when the plan
+    melds one (``lay_plan_d`` then lays ``d`` itself)."""
+    if opened:
+        best_partition_keep(hand, keep == 1, cw, COUNT_UNIT + 11, COUNT_UNIT + kv[K_JPEN], top,
+                            ws, best)
+        n = best[1]
+        if n > 0 and _in_plan(ws, n, d):
+            return MODE_NORMAL, 0, 0
+    else:
+        v = try_open(hand, False, kv, top, keep, ws, best, val, cw)
+        n = best[1] if v > 0 else 0
+        if n > 0 and _in_plan(ws, n, d):
+            return MODE_NORMAL, 0, 0
+    if (opened or not kv[K_OPEN_FIRST]) and fits_any(d, tm, tcards, n_table, top):
+        return MODE_LAYOFF, 0, 0
+    if n == 0:
+        return MODE_NONE, 0, 0
+    if d >= N_NAT:  # a lay-down without jokers exists: make it take one
+        add_joker(ws, n, hand, keep == 1, top)
+        for i in range(n):
+            for f in range(N_F):
+                buf[i, f] = ws[W_PLAN, i, f]
+        return MODE_PLAN, n, plan_value(ws, n, kv[K_ACE_LOW])
+    if opened:
+        v, n = best_with(hand, d, cw, COUNT_UNIT + 11, COUNT_UNIT + kv[K_JPEN], top, keep == 1,
+                         ws, best, buf)
+        return (MODE_PLAN, n, 0) if v > 0 else (MODE_NONE, 0, 0)
+    v, n = best_with(hand, d, val, kv[K_ACE_LOW], -1, top, keep == 1, ws, best, buf)
+    return (MODE_PLAN, n, v) if v >= kv[K_OPEN_MIN] and v > 0 else (MODE_NONE, 0, 0)
+
+
+@hot
+def lay_plan_d(hand: np.uint64, d: int, ws: np.ndarray, n: int, tm: np.ndarray,
+               tcards: np.ndarray, n_table: int) -> tuple[np.uint64, int]:
+    """``melds.lay_plan`` of ``ws[W_PLAN, :n]``; when ``d`` is a joker that must be melded
+    and the plan uses fewer jokers than the hand holds, ``d`` itself goes down."""
+    o = EMPTY
+    if d >= N_NAT:
+        _, nj = plan_cards(ws, W_PLAN, n)
+        if 0 < nj < count(hand & JOKER_MASK):
+            o = hand & JOKER_MASK & ~bit(d)
+    hand, n_table = lay_plan(hand & ~o, ws, W_PLAN, n, tm, tcards, n_table)
+    return hand | o, n_table
+
+
+@hot
+def lay_off_one(hand: np.uint64, d: int, tm: np.ndarray, tcards: np.ndarray, n_table: int,
+                top: int) -> np.uint64:
+    for i in range(n_table):
+        pos = fits(d, tm, i, tcards, top)
+        if pos >= 0:
+            add_card(d, pos, tm, i, tcards)
+            return hand & ~bit(d)
+    return hand
+
+
 # --- the deal --------------------------------------------------------------------------
+@hot
+def _log(tlog: np.ndarray, tmask: np.ndarray, t: int, p: int, c: int, take: bool, d: int,
+         tcards: np.ndarray, n_table: int, hand: np.uint64) -> None:
+    if t >= tlog.shape[0]:
+        return
+    tlog[t, 0] = p
+    tlog[t, 1] = c
+    tlog[t, 2] = take
+    tlog[t, 3] = d
+    m = EMPTY
+    for i in range(n_table):
+        m |= tcards[i]
+    tmask[t, 0] = m
+    tmask[t, 1] = hand
+
+
 @hot
 def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: np.ndarray,
               wk: tuple, state: np.uint64, row: np.ndarray, dealt: np.ndarray,
@@ -304,8 +545,11 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
     dealt hands ``dealt`` [P, k], the final hands ``hands_out`` [P, k], the table's melds
     ``rec_table`` [MAX_MELDS] and (talon, discard pile) masks ``rec_rest`` [2]. ``wk``
     holds the work arrays (``_work``; writable copies of the value tables, as the meld
-    search is compiled for writable arrays only). Returns the policy stream state."""
-    hands, talon, disc, tm, tcards, ws, best, pst, val, cw = wk
+    search is compiled for writable arrays only; a turn log ``tlog`` [L, 4] of (seat,
+    card drawn, 1 if from the discard pile, card discarded or -1) and ``tmask`` [L, 2] of
+    (cards on the table, hand) after the turn, for the first L turns). Returns the policy
+    stream state."""
+    hands, talon, disc, tm, tcards, ws, best, pst, val, cw, buf, tlog, tmask = wk
     P = kv[K_PLAYERS]
     hs = kv[K_HAND]
     top = 13 if kv[K_ACE_HIGH] else 12
@@ -362,13 +606,29 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
             nd = 0
             turnovers += 1
         take = False
+        mode = MODE_NONE
+        must_n = 0
+        must_v = 0
         if nd > 0:
-            if heur:
-                take = wants_discard(hands[p], disc[nd - 1], pst[p, 0] == 1, tm, tcards,
-                                     n_table, top)
+            d_top = disc[nd - 1]
+            usable = True
+            if kv[K_MUST_MELD] and (not heur or wants_discard(hands[p], d_top, pst[p, 0] == 1,
+                                                               tm, tcards, n_table, top)):
+                # the variant: the discard is an option only if it can be melded this turn
+                if pst[p, 1] + 1 >= kv[K_MELD_FROM]:
+                    mode, must_n, must_v = must_mode(hands[p] | bit(d_top), d_top,
+                                                     pst[p, 0] == 1, kv, top, keep, tm, tcards,
+                                                     n_table, ws, best, val, cw, buf)
+                usable = mode != MODE_NONE
+            if not usable:
+                take = False
+            elif heur:
+                take = wants_discard(hands[p], d_top, pst[p, 0] == 1, tm, tcards, n_table, top)
             else:
                 state, x = rng.below(state, 2)
                 take = x == 1
+        if not take:
+            mode = MODE_NONE
         if take:
             nd -= 1
             c = disc[nd]
@@ -378,14 +638,28 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
             tp += 1
         hand = hands[p] | bit(c)
         pst[p, 1] += 1
-        # 2. melds (from the player's own second turn) and lay-offs
+        # 2. melds (from the player's own second turn) and lay-offs; with the variant
+        # discard_take_must_meld a card taken from the discard pile goes down (``mode``)
         opened_now = False
+        dm = c if mode == MODE_NORMAL or mode == MODE_PLAN else -1
         if pst[p, 1] >= kv[K_MELD_FROM]:
-            if pst[p, 0] == 0:
-                hold = heur and pst[p, 2] < kv[K_HOLD]
+            if mode == MODE_LAYOFF:
+                hand = lay_off_one(hand, c, tm, tcards, n_table, top)
+            if mode == MODE_PLAN:
+                for i in range(must_n):
+                    for f in range(N_F):
+                        ws[W_PLAN, i, f] = buf[i, f]
+                hand, n_table = lay_plan_d(hand, c, ws, must_n, tm, tcards, n_table)
+                if pst[p, 0] == 0:
+                    pst[p, 0] = 1
+                    opened_now = True
+                    row[c_open_turn + p] = t
+                    row[c_open_val + p] = must_v
+            elif pst[p, 0] == 0:
+                hold = heur and pst[p, 2] < kv[K_HOLD] and mode == MODE_NONE
                 v = try_open(hand, hold, kv, top, keep, ws, best, val, cw)
                 if v > 0:
-                    hand, n_table = lay_plan(hand, ws, W_PLAN, best[1], tm, tcards, n_table)
+                    hand, n_table = lay_plan_d(hand, dm, ws, best[1], tm, tcards, n_table)
                     pst[p, 0] = 1
                     opened_now = True
                     row[c_open_turn + p] = t
@@ -396,13 +670,14 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
                 best_partition_keep(hand, keep == 1, cw, COUNT_UNIT + 11,
                                     COUNT_UNIT + kv[K_JPEN], top, ws, best)
                 if best[1] > 0:
-                    hand, n_table = lay_plan(hand, ws, W_PLAN, best[1], tm, tcards, n_table)
+                    hand, n_table = lay_plan_d(hand, dm, ws, best[1], tm, tcards, n_table)
             if pst[p, 0] == 1 or not kv[K_OPEN_FIRST]:
                 hand = lay_off_all(hand, tm, tcards, n_table, top, keep)
         if hand == EMPTY:
             hands[p] = hand
             went_out = p
             rami = opened_now
+            _log(tlog, tmask, t, p, c, take, -1, tcards, n_table, hand)
             break
         # 3. discard
         if heur:
@@ -413,6 +688,7 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
         hands[p] = hand
         disc[nd] = d
         nd += 1
+        _log(tlog, tmask, t, p, c, take, d, tcards, n_table, hand)
         if hand == EMPTY:
             went_out = p
             rami = opened_now
@@ -451,16 +727,18 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
 
 # --- batch kernels ---------------------------------------------------------------------
 @batch
-def _work(P: int) -> tuple:
+def _work(P: int, log_len: int) -> tuple:
     return (np.zeros(P, dtype=np.uint64), np.zeros(MAX_CARDS, dtype=np.int64),
             np.zeros(MAX_CARDS, dtype=np.int64), np.zeros((MAX_MELDS, N_F), dtype=np.int64),
             np.zeros(MAX_MELDS, dtype=np.uint64), np.zeros((3, MAX_MELDS, N_F), dtype=np.int64),
-            np.zeros(4, dtype=np.int64), np.zeros((P, 4), dtype=np.int64), VAL.copy(), CW.copy())
+            np.zeros(4, dtype=np.int64), np.zeros((P, 4), dtype=np.int64), VAL.copy(), CW.copy(),
+            np.zeros((MAX_MELDS, N_F), dtype=np.int64), np.full((log_len, 4), -2, dtype=np.int64),
+            np.zeros((log_len, 2), dtype=np.uint64))
 
 
 @batch
 def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                 record: bool) -> tuple:
+                 record: bool, log_len: int) -> tuple:
     P = kv[K_PLAYERS]
     hs = kv[K_HAND]
     n_cards = 52 + kv[K_JOKERS]
@@ -472,7 +750,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
     rec_table = np.zeros((n_rec, MAX_MELDS), dtype=np.uint64)
     rec_rest = np.zeros((n_rec, 2), dtype=np.uint64)
     deck = np.empty(MAX_CARDS, dtype=np.int64)
-    wk = _work(P)
+    wk = _work(P, log_len)  # a turn log only for count == 1 (trace_deal)
     for i in range(count):
         d = start + i
         for c in range(n_cards):
@@ -486,7 +764,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
             hands_out[0, :, :] = -1
         play_deal(deck, n_cards, dealer, pol, kv, wk, rng.stream(seed, d, 0, rng.POLICY), out[i],
                   dealt[j], hands_out[j], rec_table[j], rec_rest[j])
-    return out, dealt, hands_out, rec_table, rec_rest
+    return out, dealt, hands_out, rec_table, rec_rest, wk[11], wk[12]
 
 
 @batch
@@ -506,7 +784,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
     deck = np.empty(MAX_CARDS, dtype=np.int64)
     totals = np.zeros(P, dtype=np.int64)
     hist = np.zeros((4, P), dtype=np.int64)  # totals after deal n at row n % 4
-    wk = _work(P)
+    wk = _work(P, 0)
     for i in range(count):
         m = start + i
         _, first = rng.below(rng.stream(seed, m, 0, rng.SETUP), P)
@@ -570,7 +848,17 @@ def run_deals_detail(knobs: RamiKnobs, policies: tuple[str, ...], seed: int, sta
     """(rows, dealt, final hands, table melds [count, MAX_MELDS] uint64 masks, (talon,
     discard pile) masks [count, 2]): everything needed to audit a deal's end."""
     return deals_kernel(np.uint64(seed), start, count, policy_codes(policies), _vector(knobs),
-                        record)
+                        record, 0)[:5]
+
+
+def trace_deal(knobs: RamiKnobs, policies: tuple[str, ...], seed: int, d: int) -> tuple:
+    """Deal ``d`` of a deal-level run with its turn log: (row, log [turns, 4] of (seat,
+    card drawn, 1 if from the discard pile, card discarded or -1), masks [turns, 2] uint64
+    of (cards on the table, the seat's hand) after each turn). For tests and debugging."""
+    rows, _, _, _, _, log, masks = deals_kernel(np.uint64(seed), d, 1, policy_codes(policies),
+                                                _vector(knobs), False, knobs.turn_cap)
+    turns = int(rows[0, _cols(knobs.players)[0] + X_TURNS])
+    return rows[0], log[:turns], masks[:turns]
 
 
 def run_deals(knobs: RamiKnobs, policies: tuple[str, ...], seed: int, start: int,

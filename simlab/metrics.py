@@ -256,3 +256,42 @@ def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
                          balance_def(metrics, "match.win_pos.", "first-dealer positions"))
              if d is not None]
     return MetricSet(metrics + evaluate(frame, extra, conf))
+
+
+# --- per-row helpers for derived statistics ------------------------------------------------
+# A metric is the mean of per-row values; these build per-row values whose mean is a ratio,
+# a standard deviation or a root mean square, with delta-method intervals.
+def ratio_of_sums(num: pl.Expr, den: pl.Expr, where: pl.Expr) -> pl.Expr:
+    """Per-row values whose mean over the ``where`` rows is sum(num) / sum(den) over them,
+    and whose spread gives the delta-method interval of that ratio (its linearisation
+    R + (num - R den) / mean(den)). The aggregates are computed on whichever frame the
+    expression runs on, so a paired comparison gets each variant's own ratio."""
+    r = num.filter(where).sum() / den.filter(where).sum()
+    m = den.filter(where).mean()
+    return pl.when(m != 0).then(r + (num - r * den) / m)
+
+
+def std_dev(x: pl.Expr, where: pl.Expr) -> pl.Expr:
+    """Per-row values whose mean over the ``where`` rows is the sample standard deviation
+    of ``x`` there (ddof 1), with the delta-method interval (linearisation
+    s + ((x - mean)^2 n / (n - 1) - s^2) / (2 s)); computed per frame like the ratio."""
+    x = x.cast(pl.Float64)
+    n = x.filter(where).count()
+    m = x.filter(where).mean()
+    dev2 = (x - m) ** 2 * n / (n - 1)
+    var = dev2.filter(where).mean()
+    sd = var.sqrt()
+    return pl.when(sd > 0).then(sd + (dev2 - var) / (2 * sd)).otherwise(sd)
+
+
+def root_mean(q: pl.Expr, where: pl.Expr) -> pl.Expr:
+    """Per-row values whose mean over the ``where`` rows is sqrt(mean(q)), with the
+    delta-method interval (linearisation r + (q - r^2) / (2 r))."""
+    q = q.cast(pl.Float64)
+    r = q.filter(where).mean().sqrt()
+    return pl.when(r > 0).then(r + (q - r * r) / (2 * r)).otherwise(r)
+
+
+def team_value(team: pl.Expr, t0: str, t1: str) -> pl.Expr:
+    """Column ``t0`` when ``team`` is 0, ``t1`` when it is 1."""
+    return pl.when(team == 0).then(pl.col(t0)).otherwise(pl.col(t1)).cast(pl.Float64)

@@ -27,7 +27,7 @@ from simlab.games.base import (
 )
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, knob
-from simlab.metrics import MetricDef
+from simlab.metrics import MetricDef, ratio_of_sums, std_dev, team_value
 from simlab.tricks import (
     EMPTY,
     ONE,
@@ -638,34 +638,6 @@ SECTION = "Belote questions"
 COMEBACK_DEFICIT = 300  # question 5: "the comeback probability from -300"
 
 
-def _ratio_of_sums(num: pl.Expr, den: pl.Expr, where: pl.Expr) -> pl.Expr:
-    """Per-row values whose mean over the ``where`` rows is sum(num) / sum(den) over them,
-    and whose spread gives the delta-method interval of that ratio (its linearisation
-    R + (num - R den) / mean(den)). The aggregates are computed on whichever frame the
-    expression runs on, so a paired comparison gets each variant's own ratio."""
-    r = num.filter(where).sum() / den.filter(where).sum()
-    m = den.filter(where).mean()
-    return pl.when(m != 0).then(r + (num - r * den) / m)
-
-
-def _std_dev(x: pl.Expr, where: pl.Expr) -> pl.Expr:
-    """Per-row values whose mean over the ``where`` rows is the sample standard deviation
-    of ``x`` there (ddof 1), with the delta-method interval (linearisation
-    s + ((x - mean)^2 n / (n - 1) - s^2) / (2 s)); computed per frame like the ratio."""
-    x = x.cast(pl.Float64)
-    n = x.filter(where).count()
-    m = x.filter(where).mean()
-    dev2 = (x - m) ** 2 * n / (n - 1)
-    var = dev2.filter(where).mean()
-    sd = var.sqrt()
-    return pl.when(sd > 0).then(sd + (dev2 - var) / (2 * sd)).otherwise(sd)
-
-
-def _team_value(team: pl.Expr, t0: str, t1: str) -> pl.Expr:
-    """Column ``t0`` when ``team`` is 0, ``t1`` when it is 1."""
-    return pl.when(team == 0).then(pl.col(t0)).otherwise(pl.col(t1)).cast(pl.Float64)
-
-
 def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | None,
                     level: str) -> list[MetricDef]:
     """The catalogue's six balance questions as metrics (section "Belote questions").
@@ -713,8 +685,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
         # 2. position: the dealer's team against the dealer's left's team
         team = pl.col("dealer") % 2
         scores = {"score_s0", "score_s1", "dealer"}
-        mine = _team_value(team, "score_s0", "score_s1")
-        theirs = _team_value(team, "score_s1", "score_s0")
+        mine = team_value(team, "score_s0", "score_s1")
+        theirs = team_value(team, "score_s1", "score_s0")
         add(scores, "q2.margin.dealer_team", "points per deal, dealer's team minus the dealer's "
             "left's team", mine - theirs, kind="mean", unit="points",
             note="over all deals (a thrown-in deal counts 0); positive: the dealer's team "
@@ -739,8 +711,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
         add({"taker", "capot"}, "q3.capot", "capot (one team takes all 8 tricks), per played "
             "deal", pl.col("capot"), taken, headline=True)
         tricks = {f"tricks_s{i}" for i in range(4)}
-        taker_tricks = (_team_value(pl.col("taker") % 2, "tricks_s0", "tricks_s1")
-                        + _team_value(pl.col("taker") % 2, "tricks_s2", "tricks_s3"))
+        taker_tricks = (team_value(pl.col("taker") % 2, "tricks_s0", "tricks_s1")
+                        + team_value(pl.col("taker") % 2, "tricks_s2", "tricks_s3"))
         add({"taker", "capot"} | tricks, "q3.capot.takers", "capot by the takers, per played "
             "deal", pl.col("capot") & (taker_tricks == 8), taken)
         add({"taker", "capot"} | tricks, "q3.capot.defence", "capot by the defence, per "
@@ -750,7 +722,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
         total = (pl.col("takers_total") + pl.col("defence_total")).cast(pl.Float64)
         ann_cols = {"taker", "announce_t0", "announce_t1"}
         add(ann_cols | {"takers_total", "defence_total"}, "q4.share", "share of all points "
-            "from announcements", _ratio_of_sums(ann, total, taken), taken, kind="mean",
+            "from announcements", ratio_of_sums(ann, total, taken), taken, kind="mean",
             unit="share", headline=True,
             note="sum of valid announcement points over the sum of T + D (cards, "
                  "announcements and belote of both teams) over played deals; "
@@ -779,7 +751,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
             pl.col("n_deals"), done, kind="mean", unit="deals",
             note="deals dealt, thrown-in deals included; capped matches left out")
         add({"winner", "n_deals"}, "q5.length.sd", "deals to reach the target, standard "
-            "deviation", _std_dev(pl.col("n_deals"), done), done, kind="mean", unit="deals",
+            "deviation", std_dev(pl.col("n_deals"), done), done, kind="mean", unit="deals",
             note="delta-method interval")
         add({"winner", "n_deals", "n_thrown_in"}, "q5.played", "played deals per match "
             "(thrown-in deals left out)", pl.col("n_deals") - pl.col("n_thrown_in"), done,

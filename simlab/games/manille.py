@@ -27,7 +27,7 @@ from simlab.decks import SUITS, get_deck
 from simlab.games.base import BOOL, HEURISTIC, Column, Game, KernelOutput, policy_codes
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, knob
-from simlab.metrics import MetricDef
+from simlab.metrics import MetricDef, std_dev, team_value
 from simlab.tricks import (
     EMPTY,
     ONE,
@@ -467,26 +467,6 @@ SECTION = "Manille questions"
 CLOSE, LOPSIDED = 5, 16  # deal margins: winner's points over half the deal
 
 
-def _std_dev(x: pl.Expr, where: pl.Expr) -> pl.Expr:
-    """Per-row values whose mean over the ``where`` rows is the sample standard deviation
-    of ``x`` there (ddof 1), with the delta-method interval (linearisation
-    s + ((x - mean)^2 n / (n - 1) - s^2) / (2 s)). The aggregates are computed on
-    whichever frame the expression runs on, so a paired comparison gets each variant's
-    own spread."""
-    x = x.cast(pl.Float64)
-    n = x.filter(where).count()
-    m = x.filter(where).mean()
-    dev2 = (x - m) ** 2 * n / (n - 1)
-    var = dev2.filter(where).mean()
-    sd = var.sqrt()
-    return pl.when(sd > 0).then(sd + (dev2 - var) / (2 * sd)).otherwise(sd)
-
-
-def _team_value(team: pl.Expr, t0: str, t1: str) -> pl.Expr:
-    """Column ``t0`` when ``team`` is 0, ``t1`` when it is 1."""
-    return pl.when(team == 0).then(pl.col(t0)).otherwise(pl.col(t1)).cast(pl.Float64)
-
-
 def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: ManilleKnobs | None,
                     level: str) -> list[MetricDef]:
     """The catalogue's balance questions 1-3 as metrics (section "Manille questions").
@@ -519,12 +499,12 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: ManilleKnobs | No
             "other team (all deals)", decided & ~won)
         marks = {"dealer", "score_s0", "score_s1"}
         add(marks, "q1.margin", "points marked per deal, dealer's team minus the other team",
-            _team_value(team, "score_s0", "score_s1") - _team_value(team, "score_s1", "score_s0"),
+            team_value(team, "score_s0", "score_s1") - team_value(team, "score_s1", "score_s0"),
             kind="mean", unit="points")
         add({"dealer", "team_points_t0", "team_points_t1"}, "q1.margin.deal_points",
             "deal points (cards + tricks) per deal, dealer's team minus the other team",
-            _team_value(team, "team_points_t0", "team_points_t1")
-            - _team_value(team, "team_points_t1", "team_points_t0"),
+            team_value(team, "team_points_t0", "team_points_t1")
+            - team_value(team, "team_points_t1", "team_points_t0"),
             kind="mean", unit="points")
         # 2. must-overplay: distribution of deal scores and the void rate
         compare_note = ("against follow-only play: `simlab compare manille --a \"\" --b "
@@ -537,7 +517,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: ManilleKnobs | No
         add(pts, "q2.margin", "winner's points over half the deal (decided deals)", over,
             decided, kind="mean", unit="points", note=compare_note)
         add(pts, "q2.margin.sd", "winner's points over half the deal, standard deviation",
-            _std_dev(over, decided), decided, kind="mean", unit="points",
+            std_dev(over, decided), decided, kind="mean", unit="points",
             note="delta-method interval")
         add(pts, "q2.close", f"close deals: the winner at most {CLOSE} points over half",
             over <= CLOSE, decided)
@@ -554,7 +534,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: ManilleKnobs | No
         add({"winner", "n_deals"}, "q3.length", f"deals to reach {end}", pl.col("n_deals"),
             done, kind="mean", unit="deals", note="capped matches left out")
         add({"winner", "n_deals"}, "q3.length.sd", "deals per match, standard deviation",
-            _std_dev(pl.col("n_deals"), done), done, kind="mean", unit="deals",
+            std_dev(pl.col("n_deals"), done), done, kind="mean", unit="deals",
             note="delta-method interval")
         two = pl.col("two_in_a_row_first")
         add({"winner", "two_in_a_row_first"}, "q3.two_in_a_row_first", "the two-consecutive-"

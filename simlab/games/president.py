@@ -28,7 +28,7 @@ from simlab.decks import get_deck
 from simlab.games.base import BOOL, Column, Game, KernelOutput, policy_codes
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, SimlabError, knob
-from simlab.metrics import MetricDef
+from simlab.metrics import MetricDef, ratio_of_sums
 from simlab.tricks import cards_of
 
 # --- deck and rank order -------------------------------------------------------------
@@ -487,16 +487,6 @@ TITLE_KEY = {"president": "p", "vice_president": "vp", "neutre": "n",
              "vice_trou_du_cul": "vt", "trou_du_cul": "t"}
 
 
-def _ratio_of_sums(num: pl.Expr, den: pl.Expr, where: pl.Expr) -> pl.Expr:
-    """Per-row values whose mean over the ``where`` rows is sum(num) / sum(den), with the
-    delta-method interval (linearisation R + (num - R den) / mean(den)); the aggregates
-    are taken on whichever frame the expression runs on."""
-    num, den = num.cast(pl.Float64), den.cast(pl.Float64)
-    r = num.filter(where).sum() / den.filter(where).sum()
-    m = den.filter(where).mean()
-    return pl.when(m != 0).then(r + (num - r * den) / m)
-
-
 def titles_for(n: int) -> list[str]:
     """The titles a deal hands out at ``n`` players, best first (Neutre n - 4 times)."""
     middle = ["neutre"] * (n - 4)
@@ -656,15 +646,15 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
         need = {"n_deals"}
         add(need | {"president_repeats"}, "q1.match.president_kept", "the Président keeps "
             "the title at the next deal (share of deal-to-deal steps)",
-            _ratio_of_sums(pl.col("president_repeats"), steps, many), many, kind="mean",
+            ratio_of_sums(pl.col("president_repeats"), steps, many), many, kind="mean",
             unit="share", headline=True, note="pooled over matches, delta-method interval; "
             f"1/{n} = {1 / n:.3f} if titles carried nothing")
         add(need | {"trou_repeats"}, "q1.match.trou_kept", "the Trou du cul stays Trou du cul "
-            "at the next deal", _ratio_of_sums(pl.col("trou_repeats"), steps, many), many,
+            "at the next deal", ratio_of_sums(pl.col("trou_repeats"), steps, many), many,
             kind="mean", unit="share", headline=True, note="pooled over matches")
         add(need | {"trou_to_president"}, "q1.match.trou_to_president", "the Trou du cul "
             "becomes Président at the next deal",
-            _ratio_of_sums(pl.col("trou_to_president"), steps, many), many, kind="mean",
+            ratio_of_sums(pl.col("trou_to_president"), steps, many), many, kind="mean",
             unit="share", headline=True, note="pooled over matches")
         add(need | {"first_president_kept"}, "q1.match.first_kept", "the first deal's "
             "Président is Président again in deal 2", pl.col("first_president_kept"), many)

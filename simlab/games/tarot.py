@@ -39,7 +39,7 @@ from simlab.games.base import (
 )
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, SimlabError, knob
-from simlab.metrics import MetricDef
+from simlab.metrics import MetricDef, ratio_of_sums, root_mean, std_dev
 from simlab.tricks import (
     EMPTY,
     ONE,
@@ -1197,36 +1197,6 @@ SECTION = "Tarot questions"
 VALUE_EDGES = (20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60)  # question 2: hand-value buckets
 
 
-def _std_dev(x: pl.Expr, where: pl.Expr) -> pl.Expr:
-    """Per-row values whose mean over the ``where`` rows is the sample standard deviation
-    of ``x`` there (ddof 1), with the delta-method interval (linearisation
-    s + ((x - mean)^2 n / (n - 1) - s^2) / (2 s)); computed on whichever frame it runs."""
-    x = x.cast(pl.Float64)
-    n = x.filter(where).count()
-    m = x.filter(where).mean()
-    dev2 = (x - m) ** 2 * n / (n - 1)
-    var = dev2.filter(where).mean()
-    sd = var.sqrt()
-    return pl.when(sd > 0).then(sd + (dev2 - var) / (2 * sd)).otherwise(sd)
-
-
-def _root_mean(q: pl.Expr, where: pl.Expr) -> pl.Expr:
-    """Per-row values whose mean over the ``where`` rows is sqrt(mean(q)), with the
-    delta-method interval (linearisation r + (q - r^2) / (2 r))."""
-    q = q.cast(pl.Float64)
-    r = q.filter(where).mean().sqrt()
-    return pl.when(r > 0).then(r + (q - r * r) / (2 * r)).otherwise(r)
-
-
-def _ratio_of_sums(num: pl.Expr, den: pl.Expr, where: pl.Expr) -> pl.Expr:
-    """Per-row values whose mean over the ``where`` rows is sum(num) / sum(den), with the
-    delta-method interval (linearisation R + (num - R den) / mean(den))."""
-    num, den = num.cast(pl.Float64), den.cast(pl.Float64)
-    r = num.filter(where).sum() / den.filter(where).sum()
-    m = den.filter(where).mean()
-    return pl.when(m != 0).then(r + (num - r * den) / m)
-
-
 def _n_seats(cols: set[str], knobs) -> int:
     n = 0
     while f"score_s{n}" in cols or f"final_score_s{n}" in cols:
@@ -1361,11 +1331,11 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
         add(bid, "q4.success", f"taker success at {n} players", made, taken, headline=True,
             note="compare runs with players=3, 4 and 5")
         add(sc, "q4.score.sd", f"standard deviation of the taker's mark at {n} players",
-            _std_dev(taker_score, taken), taken, kind="mean", unit="points",
+            std_dev(taker_score, taken), taken, kind="mean", unit="points",
             note="delta-method interval")
         sq = sum(pl.col(f"score_s{i}").cast(pl.Float64) ** 2 for i in range(n)) / n
         add(scores | {"taker"}, "q4.mark.sd", f"standard deviation of a seat's mark per deal "
-            f"taken at {n} players", _root_mean(sq, taken), taken, kind="mean",
+            f"taken at {n} players", root_mean(sq, taken), taken, kind="mean",
             unit="points", note="about 0, pooled over the seats (the marks of a deal sum to "
                                 "0); delta-method interval")
         if n == 5:
@@ -1463,21 +1433,21 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
         nd = pl.col("n_deals")
         everything = pl.lit(True)
         add({"n_deals", "n_annulled"}, "q7.match.petit_sec", "share of dealings void "
-            "through a petit sec (per match)", _ratio_of_sums(pl.col("n_annulled"), nd,
+            "through a petit sec (per match)", ratio_of_sums(pl.col("n_annulled"), nd,
                                                             everything),
             kind="mean", unit="share", headline=True, note="delta-method interval")
         add({"n_deals", "n_all_pass"}, "q7.match.all_pass", "share of dealings where "
-            "everybody passes (per match)", _ratio_of_sums(pl.col("n_all_pass"), nd,
+            "everybody passes (per match)", ratio_of_sums(pl.col("n_all_pass"), nd,
                                                           everything),
             kind="mean", unit="share", headline=True, note="delta-method interval")
         add({"n_taken", "n_made"}, "q4.match.success", f"taker success at {n} players "
-            "(pooled over matches)", _ratio_of_sums(pl.col("n_made"), pl.col("n_taken"),
+            "(pooled over matches)", ratio_of_sums(pl.col("n_made"), pl.col("n_taken"),
                                                     everything),
             kind="mean", unit="share", headline=True, note="delta-method interval")
         finals = {f"final_score_s{i}" for i in range(n)}
         sq = sum(pl.col(f"final_score_s{i}").cast(pl.Float64) ** 2 for i in range(n)) / n
         add(finals, "q4.match.final.sd", f"standard deviation of a seat's match total at "
-            f"{n} players", _root_mean(sq, everything), kind="mean", unit="points",
+            f"{n} players", root_mean(sq, everything), kind="mean", unit="points",
             note="about 0, pooled over the seats; delta-method interval")
     return [m for m, need in out if need <= cols]
 

@@ -10,11 +10,11 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from metric_checks import check_all_finite, close, named
 
 from simlab.games import president as P
 from simlab.games import tarot as T
 from simlab.games.base import to_frame
-from simlab.metrics import compute
 
 T_DEALS, T_MATCHES, P_DEALS, P_MATCHES = 4000, 60, 5000, 300
 
@@ -35,26 +35,6 @@ def deals(mod, knobs, n_seats, count, seed=1, pols=None, record=False):
 def matches(mod, knobs, n_seats, count, seed=1, pols=None) -> pl.DataFrame:
     out = mod.run_matches(knobs, pols or policies(n_seats), seed, 0, count)
     return to_frame(out, mod.match_columns(knobs), mod.DECK.labels, n_seats)
-
-
-def named(game, frame, knobs, level, section) -> dict:
-    ms = compute(game, frame, knobs, level)
-    return {m.key: m for m in ms.metrics if m.section == section}
-
-
-def check_all_finite(ms: dict) -> None:
-    assert ms
-    for key, m in ms.items():
-        # --precision reads headline half-widths as fractions: rates and shares only
-        assert not m.headline or m.kind == "rate" or m.unit == "share", key
-        e = m.estimate
-        assert e.n > 0, key
-        assert all(math.isfinite(x) for x in (e.value, e.lo, e.hi)), (key, e)
-        assert e.lo - 1e-12 <= e.value <= e.hi + 1e-12, (key, e)
-
-
-def close(metric, value: float, tol: float = 1e-9) -> None:
-    assert abs(metric.estimate.value - value) <= tol, (metric.key, metric.estimate.value, value)
 
 
 # --- Tarot -----------------------------------------------------------------------------------

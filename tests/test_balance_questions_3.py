@@ -5,16 +5,14 @@ polars/numpy computations on the same frame."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import polars as pl
 import pytest
+from metric_checks import check_all_finite, close, named
 
 from simlab.games import tarot_4_saisons as S
 from simlab.games import tarot_double_detente as D
 from simlab.games.base import to_frame
-from simlab.metrics import compute
 
 S_DEALS, S_MATCHES, D_DEALS, D_MATCHES = 3000, 60, 1200, 60
 
@@ -25,26 +23,6 @@ def frame(mod, knobs, n, count, level, pols, seed=1) -> pl.DataFrame:
         return to_frame(out, mod.deal_columns(knobs), mod.DECK.labels, n)
     out = mod.run_matches(knobs, pols, seed, 0, count)
     return to_frame(out, mod.match_columns(knobs), mod.DECK.labels, n)
-
-
-def named(game, f, knobs, level, section) -> dict:
-    ms = compute(game, f, knobs, level)
-    return {m.key: m for m in ms.metrics if m.section == section}
-
-
-def check_all_finite(ms: dict) -> None:
-    assert ms
-    for key, m in ms.items():
-        # --precision reads headline half-widths as fractions: rates and shares only
-        assert not m.headline or m.kind == "rate" or m.unit == "share", key
-        e = m.estimate
-        assert e.n > 0, key
-        assert all(math.isfinite(x) for x in (e.value, e.lo, e.hi)), (key, e)
-        assert e.lo - 1e-9 <= e.value <= e.hi + 1e-9, (key, e)
-
-
-def close(metric, value: float, tol: float = 1e-9) -> None:
-    assert abs(metric.estimate.value - value) <= tol, (metric.key, metric.estimate.value, value)
 
 
 # --- Tarot 4 saisons -------------------------------------------------------------------------

@@ -68,10 +68,10 @@ from simlab.games.base import (
     KernelOutput,
     policy_codes,
 )
-from simlab.games.tarot import _ratio_of_sums, highest
+from simlab.games.tarot import highest
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, SimlabError, knob
-from simlab.metrics import MetricDef
+from simlab.metrics import MetricDef, ratio_of_sums
 from simlab.tricks import (
     EMPTY,
     ONE,
@@ -1457,20 +1457,20 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
                  "interval")
         note_nominal = note6 + "; contracted values without any contre on the contract"
         add(scores | {f"bonus_s{i}" for i in seats}, "q6.share.bonus", "bonuses and "
-            "contracts' share of the points marked", _ratio_of_sums(bonus, total, everything),
+            "contracts' share of the points marked", ratio_of_sums(bonus, total, everything),
             kind="mean", unit="share", headline=True, note=note6)
         add(scores | contracts | {"petit_au_bout_seat"}, "q6.share.petit_au_bout",
-            "Petit au bout's share of the points marked", _ratio_of_sums(pab, total,
+            "Petit au bout's share of the points marked", ratio_of_sums(pab, total,
                                                                        everything),
             kind="mean", unit="share", note=note_nominal)
         add(scores | contracts | {f"resistance_s{i}" for i in seats}, "q6.share.resistance",
-            "résistance's share of the points marked", _ratio_of_sums(res, total, everything),
+            "résistance's share of the points marked", ratio_of_sums(res, total, everything),
             kind="mean", unit="share", headline=True, note=note_nominal)
         add(scores | {"four_aces_seat"}, "q6.share.four_aces", "4 As' share of the points "
-            "marked", _ratio_of_sums(aces, total, everything), kind="mean", unit="share",
+            "marked", ratio_of_sums(aces, total, everything), kind="mean", unit="share",
             note=note6)
         add(scores | {f"suites_s{i}" for i in seats}, "q6.share.suites", "suites' share of "
-            "the points marked", _ratio_of_sums(suites, total, everything), kind="mean",
+            "the points marked", ratio_of_sums(suites, total, everything), kind="mean",
             unit="share", note=note6)
         reached = pl.lit(False)
         for p in seats:
@@ -1518,7 +1518,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
         # 4. all pass and the carry bonus
         add({"n_deals", "n_all_pass"}, "q4.match.all_pass", "share of dealings where "
             "everybody passes (pooled over matches)",
-            _ratio_of_sums(pl.col("n_all_pass"), nd, everything), kind="mean", unit="share",
+            ratio_of_sums(pl.col("n_all_pass"), nd, everything), kind="mean", unit="share",
             headline=True, note="delta-method interval; the carry's effect: " + COMPARE
             + ' --level match --b "allpass_carry_bonus=0"`')
         add({"n_all_pass"}, "q4.match.any_all_pass", "matches with at least one all-pass "
@@ -1533,7 +1533,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
         add({"final_bar"}, "q5.final_bar", "the bar at the end of the match",
             pl.col("final_bar"), kind="mean", unit="points")
         add({"n_deals", "n_taken", "n_made"}, "q1.match.success", "taker success (pooled "
-            "over matches)", _ratio_of_sums(pl.col("n_made"), pl.col("n_taken"), everything),
+            "over matches)", ratio_of_sums(pl.col("n_made"), pl.col("n_taken"), everything),
             kind="mean", unit="share", note="delta-method interval")
     return [m for m, need in out if need <= cols]
 

@@ -90,12 +90,10 @@ from simlab.games.tarot import (
     SLOT_OF_ID,
     SUIT_BITS,
     TRUMPS1,
-    _ratio_of_sums,
-    _root_mean,
 )
 from simlab.jit import batch, hot
 from simlab.knobs import Knobs, knob
-from simlab.metrics import MetricDef
+from simlab.metrics import MetricDef, ratio_of_sums, root_mean
 from simlab.tricks import (
     EMPTY,
     ONE,
@@ -1194,14 +1192,14 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: DetenteKnobs | No
         all_first = sum(first)
         all_tot = sum(tot)
         add(need2, "q7.share.first", f"share of the manche's points marked in the 1st "
-            f"{part_name}", _ratio_of_sums(all_first, all_tot, first_row), first_row,
+            f"{part_name}", ratio_of_sums(all_first, all_tot, first_row), first_row,
             kind="mean", unit="share", headline=True, note="delta-method interval")
     else:
         nm = pl.col("n_manches")
         finals = [pl.col(f"final_score_s{i}").cast(pl.Float64) for i in seats]
         # 1. exact contracts pooled over matches
         add({f"hits_s{i}" for i in seats} | {"n_manches"}, "q1.match.hit", "exact contracts "
-            "(pooled over matches)", _ratio_of_sums(sum(pl.col(f"hits_s{i}") for i in seats),
+            "(pooled over matches)", ratio_of_sums(sum(pl.col(f"hits_s{i}") for i in seats),
                                                      nm * (parts * n), everything),
             kind="mean", unit="share", headline=True, note="delta-method interval")
         # 2. match win rate by first-dealer position
@@ -1227,7 +1225,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: DetenteKnobs | No
         centre = sum(finals) / n
         sq = sum((f - centre) ** 2 for f in finals) / n
         add({f"final_score_s{i}" for i in seats}, "q4.final.spread", "spread of the final "
-            "totals around the match mean (root mean square)", _root_mean(sq, everything),
+            "totals around the match mean (root mean square)", root_mean(sq, everything),
             kind="mean", unit="points", note="delta-method interval")
         need_tor = {"n_tout_ou_rien", "n_tout_ou_rien_made", "tout_ou_rien_points"}
         if need_tor <= cols and (lf.select(pl.col("n_tout_ou_rien").sum()).collect().item()
@@ -1236,11 +1234,11 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: DetenteKnobs | No
             add(need_tor, "q4.tor.per_match", "tout ou rien declarations per match", decl,
                 kind="mean", unit="declarations")
             add(need_tor, "q4.tor.success", "tout ou rien made exactly (share of "
-                "declarations, pooled)", _ratio_of_sums(pl.col("n_tout_ou_rien_made"), decl,
+                "declarations, pooled)", ratio_of_sums(pl.col("n_tout_ou_rien_made"), decl,
                                                         everything),
                 kind="mean", unit="share", headline=True, note="delta-method interval")
             add(need_tor, "q4.tor.swing", "points a named opponent loses per tout ou rien "
-                "declared (pooled)", _ratio_of_sums(pl.col("tout_ou_rien_points"), decl,
+                "declared (pooled)", ratio_of_sums(pl.col("tout_ou_rien_points"), decl,
                                                     everything),
                 kind="mean", unit="points", note="a failed declaration costs the declarer "
                 "his part's mark instead; delta-method interval")

@@ -554,6 +554,26 @@ def lead_card(h0: np.uint64, h1: np.uint64, need: int, u0: np.uint64, u1: np.uin
 
 
 @hot
+def strongest(x0: np.uint64, x1: np.uint64, strength: np.ndarray, petit_low: bool) -> int:
+    """Highest card of a two-word card set, trumps above suit cards (with ``petit_low``
+    the Petit ranks among the low cards, to keep it out of harm's way)."""
+    best = -1
+    best_s = -1
+    while x0 | x1 != EMPTY:
+        if x0 != EMPTY:
+            c = lowest(x0)
+            x0 &= x0 - ONE
+        else:
+            c = 64 + lowest(x1)
+            x1 &= x1 - ONE
+        key = strength[c] + (100 if c >= 64 and not (petit_low and c == PETIT) else 0)
+        if key > best_s:
+            best_s = key
+            best = c
+    return best
+
+
+@hot
 def follow_card(l0: np.uint64, l1: np.uint64, win: int, need: int, last: bool,
                 u0: np.uint64, u1: np.uint64, tricks_left: int, v: int, tb: tuple) -> int:
     """Exact-target follow. Short: win with the cheapest master winner (or the cheapest
@@ -575,8 +595,6 @@ def follow_card(l0: np.uint64, l1: np.uint64, win: int, need: int, last: bool,
                 return wbest_in(w0, w1, win_rank[v])
             best = -1
             best_r = 1 << 30
-            strong = -1
-            strong_s = -1
             x0 = w0
             x1 = w1
             while x0 | x1 != EMPTY:
@@ -586,14 +604,10 @@ def follow_card(l0: np.uint64, l1: np.uint64, win: int, need: int, last: bool,
                 else:
                     c = 64 + lowest(x1)
                     x1 &= x1 - ONE
-                key = strength[v, c] + (100 if c >= 64 else 0)
-                if key > strong_s:
-                    strong_s = key
-                    strong = c
                 if wis_master(c, u0, u1, above[v]) and win_rank[v, c] < best_r:
                     best_r = win_rank[v, c]
                     best = c
-            return best if best >= 0 else strong
+            return best if best >= 0 else strongest(w0, w1, strength[v], False)
         if has_exc:
             return EXCUSE
         c = wbest_in(l0, n1 & ~PETIT1, cheap[v])
@@ -601,39 +615,11 @@ def follow_card(l0: np.uint64, l1: np.uint64, win: int, need: int, last: bool,
     lo0 = l0 & ~w0
     lo1 = n1 & ~w1
     if lo0 | lo1 != EMPTY:
-        best = -1
-        best_s = -1
-        while lo0 | lo1 != EMPTY:
-            if lo0 != EMPTY:
-                c = lowest(lo0)
-                lo0 &= lo0 - ONE
-            else:
-                c = 64 + lowest(lo1)
-                lo1 &= lo1 - ONE
-            key = strength[v, c] + (100 if c >= 64 and c != PETIT else 0)
-            if key > best_s:
-                best_s = key
-                best = c
-        return best
+        return strongest(lo0, lo1, strength[v], True)
     if has_exc:
         return EXCUSE
     if last:
-        best = -1
-        best_s = -1
-        x0 = w0
-        x1 = w1
-        while x0 | x1 != EMPTY:
-            if x0 != EMPTY:
-                c = lowest(x0)
-                x0 &= x0 - ONE
-            else:
-                c = 64 + lowest(x1)
-                x1 &= x1 - ONE
-            key = strength[v, c] + (100 if c >= 64 else 0)
-            if key > best_s:
-                best_s = key
-                best = c
-        return best
+        return strongest(w0, w1, strength[v], False)
     return wbest_in(w0, w1, win_rank[v])
 
 

@@ -323,16 +323,6 @@ def _write_durable(path: Path, data: bytes) -> None:
         raise
 
 
-def _chunk_ipc_file(game: str | Game, *args: Any, path: str) -> str:
-    """Worker task for in-memory runs on this machine: write the chunk as an Arrow IPC file
-    that the parent memory-maps, instead of pickling it through a pipe (which costs the
-    parent a share of the cores the workers need)."""
-    frame = run_chunk(game, *args)
-    assert isinstance(frame, pl.DataFrame)
-    frame.write_ipc(path, compression="uncompressed")
-    return path
-
-
 def _chunk_bytes(game: str | Game, *args: Any) -> tuple[int, bytes]:
     """Cluster task: the chunk as Parquet bytes (workers need not share our disk)."""
     frame = run_chunk(game, *args)
@@ -408,18 +398,6 @@ def _frames(p: Plan, ex: _Executor) -> Iterator[pl.DataFrame]:
         return
     pending: dict[int, pl.DataFrame] = {}
     nxt = 0
-    if ex.backend == "loky":  # same machine: hand frames over through memory-mapped files
-        import tempfile
-
-        with tempfile.TemporaryDirectory(prefix="simlab-") as tmp:
-            tasks = [(i, _chunk_ipc_file, args, {"path": os.path.join(tmp, f"{i}.arrow")})
-                     for i, _, args, _ in tasks]
-            for i, path in _run_tasks(p, ex, tasks):
-                pending[i] = pl.read_ipc(path)
-                while nxt in pending:
-                    yield pending.pop(nxt)
-                    nxt += 1
-        return
     for i, frame in _run_tasks(p, ex, tasks):
         pending[i] = frame
         while nxt in pending:

@@ -189,6 +189,8 @@ def test_ratio_and_spread_are_computed_per_frame(bk, b_deals, b_matches):
     other = deals(B, B.BeloteKnobs(ann_tierce=50), n=4000, seed=9)
     defs = [d for d in B.balance_metrics(b_deals, bk, "deal") if d.key == "belote.q4.share"]
     (share,) = evaluate(other, defs)
+    (own,) = evaluate(b_deals, defs)
+    assert share.estimate.value > own.estimate.value  # tierces worth 50: a bigger share
     g = other.filter(pl.col("taker") >= 0)
     want = (g["announce_t0"] + g["announce_t1"]).sum() / (g["takers_total"]
                                                          + g["defence_total"]).sum()

@@ -374,6 +374,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench_scaling(args)
     if args.scheduler is not None:
         raise SimlabError("--scheduler needs --scaling (simlab bench --scaling --scheduler ADDRESS)")
+    if args.search_n < 0:
+        raise SimlabError(f"--search-n must be >= 0 (0 skips the search rows), got {args.search_n}")
     n = 500_000 if args.n is None else args.n
     slugs = [s.strip() for s in args.games.split(",")] if args.games else game_names()
     for s in slugs:
@@ -403,9 +405,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
             base = rate if base is None else base
             workers = cores if j == -1 else j
             rows.append([s, workers, n, round(rate), f"x{rate / base:.2f}", ""])
+        if "search" in g.policies and args.search_n > 0:
+            rows += _bench_search(s, g, args.search_n, jobs_list, cores)
     print(table(["game", "jobs", "deals", "deals/s", "speedup", "note"], rows,
                 right=[False, True, True, True, True, False]))
     return 0
+
+
+def _bench_search(slug: str, g: Any, n: int, jobs_list: list[int], cores: int) -> list[list]:
+    """Rows timing one search seat (seat 0) among heuristic seats at the default budget."""
+    players = g.players(g.make_knobs())
+    spec = ",".join(["search"] + ["heuristic"] * (players - 1))
+    label = f"{slug} (1 search seat)"
+    simulate(slug, 20, jobs=1, policies=spec, progress=False)  # compile / load the cache
+    rows, base = [], None
+    for j in jobs_list:
+        if j != 1:
+            simulate(slug, 20 * cores, jobs=j, chunk_size=20, policies=spec, progress=False)
+        t0 = time.perf_counter()
+        simulate(slug, n, jobs=j, policies=spec, progress=False)
+        rate = n / (time.perf_counter() - t0)
+        base = rate if base is None else base
+        rows.append([label, cores if j == -1 else j, n, round(rate), f"x{rate / base:.2f}",
+                     "default search budget"])
+    return rows
 
 
 SCALING_N = 10_000_000  # deals of the run whose peak memory bench --scaling measures
@@ -625,8 +648,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="override a knob; repeatable")
     p.add_argument("--variant", metavar="FILE.toml", help="TOML file of knob = value lines")
     p.add_argument("--policy", default="heuristic", metavar="POLICY",
-                   help="heuristic | random, or one per seat comma separated "
-                        "(default heuristic)")
+                   help="heuristic | random | search, or one per seat comma separated, "
+                        "e.g. search,heuristic,heuristic,heuristic (default heuristic; "
+                        "search budget: --set search_worlds=W)")
     p.add_argument("--jobs", type=_jobs, default=None, metavar="J",
                    help="worker processes; -1 or 'all' = every core (default 1; with "
                         "--backend dask and no --scheduler: the size of the local cluster, "
@@ -677,6 +701,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "min(N, 500,000))")
     p.add_argument("--jobs-list", default="1,all", metavar="J1,J2",
                    help="worker counts to time; 'all' = every core (default 1,all)")
+    p.add_argument("--search-n", type=int, default=2_000, metavar="N",
+                   help="deals per timing of one search seat among heuristic seats "
+                        "(default 2,000; 0 skips the search rows)")
     p.add_argument("--scaling", action="store_true",
                    help="deals/s on 1 and all local cores (and per worker of --scheduler's "
                         "dask cluster), then the peak memory of an N-deal run to disk")

@@ -32,6 +32,7 @@ _TWO32 = np.uint64(1 << 32)
 SHUFFLE = 0
 POLICY = 1
 SETUP = 2  # e.g. who deals first in a match
+SEARCH = 3  # the search player's sampled worlds and playouts (simlab/search.py)
 
 
 @hot

@@ -43,8 +43,9 @@ class KernelOutput:
     hands: np.ndarray | None = None  # int64 [count, players, k] card ids, -1 = none
 
 
-POLICIES = ("random", "heuristic")
-RANDOM, HEURISTIC = 0, 1
+# Every policy name simlab knows, in kernel-code order; a game lists the ones it has.
+POLICIES = ("random", "heuristic", "search")
+RANDOM, HEURISTIC, SEARCH = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Game:
     match_columns: Callable[[Knobs], list[Column]]
     run_deals: Callable[..., KernelOutput]
     run_matches: Callable[..., KernelOutput]
-    policies: tuple[str, ...] = POLICIES
+    policies: tuple[str, ...] = ("random", "heuristic")  # games with a search player add "search"
     players_text: str = ""
     # side of each seat (partners share a number); None: every seat plays for itself
     teams: Callable[[Knobs], tuple[int, ...]] | None = None

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test fuzz bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check simlab tests
 	$(PY) -m pytest
+
+# random exploration (not in CI): hypothesis with random seeds and more examples
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz SIMLAB_FUZZ_SCALE=10 $(PY) -m pytest tests/test_properties.py
 
 bench: $(STAMP)
 	$(VENV)/bin/simlab bench

@@ -349,12 +349,27 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="simlab-parent-watch", daemon=True).start()
 
 
-def _chunk_file(game: str | Game, *args: Any, tmp: str) -> tuple[int, str, int]:
-    """Local task: write the chunk to ``tmp``; (rows, sha256, bytes). The caller renames."""
+def _orphaned(owner: int | None) -> bool:
+    """In a local worker: whether the process that asked for the chunk is gone (the
+    worker was re-parented). A kernel holds the GIL, so the watch thread of
+    ``_watch_parent`` cannot notice while a chunk runs; this check between steps can."""
+    return owner is not None and os.getpid() != owner and os.getppid() != owner
+
+
+def _chunk_file(game: str | Game, *args: Any, tmp: str, owner: int | None = None
+                ) -> tuple[int, str, int]:
+    """Local task: write the chunk to ``tmp``; (rows, sha256, bytes). The caller renames.
+    An orphaned worker (its parent ``owner`` was killed) writes nothing and leaves no
+    temporary file behind for a resumed run to trip on."""
     frame = run_chunk(game, *args)
     assert isinstance(frame, pl.DataFrame)
     data = _parquet_bytes(frame)
+    if _orphaned(owner):
+        os._exit(1)
     _write_durable(Path(tmp), data)
+    if _orphaned(owner):  # the parent died while we wrote: nobody will rename it
+        Path(tmp).unlink(missing_ok=True)
+        os._exit(1)
     return frame.height, hashlib.sha256(data).hexdigest(), len(data)
 
 
@@ -436,7 +451,7 @@ def _write_parts(p: Plan, ex: _Executor, folder: Path, todo: list[int]) -> Itera
         if ex.remote:
             tasks.append((i, _chunk_bytes, args, {}))
         else:
-            tasks.append((i, _chunk_file, args, {"tmp": str(tmps[i])}))
+            tasks.append((i, _chunk_file, args, {"tmp": str(tmps[i]), "owner": os.getpid()}))
     try:
         for i, result in _run_tasks(p, ex, tasks):
             if ex.remote:

@@ -18,6 +18,8 @@ import simlab
 from simlab.games import get_game
 from simlab.knobs import SimlabError, load_variant
 
+# `make fuzz` multiplies the examples (and hypothesis draws random seeds there, see conftest.py)
+FUZZ_SCALE = int(os.environ.get("SIMLAB_FUZZ_SCALE", "1"))
 GAMES = ("belote", "manille", "tarot", "tarot_4_saisons", "tarot_double_detente", "president",
          "rami")
 
@@ -85,7 +87,10 @@ def check_invariants(game: str, knobs, frame: pl.DataFrame, level: str) -> None:
         assert ((played["attack_points"] + played["defence_points"]) == 182).all()  # half-points
     elif game == "president":
         n = knobs.players
-        assert (sum(frame[f"score_s{i}"] for i in range(n)) == 0).all()
+        # every deal hands out each role once: the scores sum to the role points
+        roles = (knobs.points_president + knobs.points_vice_president + knobs.points_vice_trou
+                 + knobs.points_trou + (n - 4) * knobs.points_neutral)
+        assert (sum(frame[f"score_s{i}"] for i in range(n)) == roles).all()
         places = frame.select(pl.concat_list([f"place_s{i}" for i in range(n)]).list.sort())
         assert all(p == list(range(n)) or p == list(range(1, n + 1)) for p in places.to_series().to_list())
     elif game == "tarot_4_saisons":
@@ -102,7 +107,7 @@ def check_invariants(game: str, knobs, frame: pl.DataFrame, level: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25 * FUZZ_SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_knobs_run_or_are_rejected(game, data):
     params = data.draw(variants(game))
@@ -121,7 +126,7 @@ def test_random_knobs_run_or_are_rejected(game, data):
     check_invariants(game, knobs, frame, level)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60 * FUZZ_SCALE, deadline=None)
 @given(text=st.one_of(
     st.text(max_size=60),
     st.lists(st.tuples(st.sampled_from(["queen_points", "target", "litige", "bogus", "game",

@@ -1,0 +1,19 @@
+"""Test settings shared by the suite.
+
+Hypothesis is derandomized by default (profile ``ci``): the suite is deterministic, so
+a failure is a defect, never bad luck. ``make fuzz`` selects the ``fuzz`` profile
+(``HYPOTHESIS_PROFILE=fuzz``, random seeds) with ``SIMLAB_FUZZ_SCALE=10`` (ten times the
+examples of the property tests), to explore.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("fuzz", derandomize=False, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -674,7 +674,8 @@ def _verified(folder: Path, p: Plan, manifest: dict[str, Any] | None) -> dict[in
         try:
             i = int(entry["index"])
             ok = (0 <= i < len(chunks) and entry["file"] == _part_name(i)
-                  and (entry["start"], entry["count"]) == chunks[i])
+                  and (entry["start"], entry["count"]) == chunks[i]
+                  and entry["rows"] == entry["count"] and i not in good)
             path = folder / entry["file"]
             ok = (ok and path.is_file() and path.stat().st_size == entry["bytes"]
                   and _sha256(path) == entry["sha256"])
@@ -796,6 +797,7 @@ def load(path: str | Path, *, allow_partial: bool = False, verify: bool = False)
         return pl.scan_parquet(p)
     m = read_manifest(p)
     entries = sorted(m.get("chunks", []), key=lambda e: e["index"])
+    _check_chunk_list(p, m, entries)
     if not m.get("complete") and not allow_partial:
         raise SimlabError(f"run {str(p)!r} is incomplete: {len(entries)} of {m.get('n_chunks')} "
                           f"chunks done; re-run the same command to finish it, or load it with "
@@ -803,13 +805,44 @@ def load(path: str | Path, *, allow_partial: bool = False, verify: bool = False)
     files = []
     for e in entries:
         f = p / e["file"]
-        if not f.is_file() or f.stat().st_size != e["bytes"] or (verify and _sha256(f) != e["sha256"]):
+        damaged = not f.is_file() or f.stat().st_size != e["bytes"]
+        if not damaged:  # the row count is in the footer: cheap to read on every load
+            try:
+                damaged = pl.scan_parquet(f).select(pl.len()).collect().item() != e["rows"]
+            except Exception:  # polars raises several types for a broken footer
+                damaged = True
+        if damaged or (verify and _sha256(f) != e["sha256"]):
             raise SimlabError(f"part {str(f)!r} of run {str(p)!r} is missing or damaged; re-run "
                               "the same command to redo it")
         files.append(f)
     if not files:
         return pl.LazyFrame()
     return pl.scan_parquet(files)
+
+
+def _check_chunk_list(folder: Path, m: dict, entries: list[dict]) -> None:
+    """The manifest's chunk list must describe the run exactly: distinct indices within
+    0..n_chunks-1, each with its own part file and ``rows == count``, and, once complete,
+    every chunk present with rows summing to n. Anything else is an edited or corrupted
+    manifest, which would otherwise read back with rows lost or duplicated."""
+    where = f"the manifest of run {str(folder)!r}"
+    n_chunks = m.get("n_chunks")
+    indices = [e.get("index") for e in entries]
+    files = [e.get("file") for e in entries]
+    if not isinstance(n_chunks, int) or len(set(indices)) != len(indices) \
+            or len(set(files)) != len(files) \
+            or any(not isinstance(i, int) or not 0 <= i < n_chunks for i in indices):
+        raise SimlabError(f"{where} lists chunks that do not belong to one run (repeated or "
+                          f"out-of-range chunk indices or files); re-run the same command to repair it")
+    for e in entries:
+        if e.get("rows") != e.get("count") or e.get("file") != _part_name(e["index"]):
+            raise SimlabError(f"{where}: chunk {e['index']} does not match its part "
+                              f"{e.get('file')!r}; re-run the same command to repair it")
+    rows = sum(e["rows"] for e in entries)
+    n = m.get("provenance", {}).get("n")
+    if m.get("complete") and (indices != list(range(n_chunks)) or rows != n):
+        raise SimlabError(f"{where} says complete but lists {len(entries)} of {n_chunks} chunks "
+                          f"({rows:,} of {n} rows); re-run the same command to repair it")
 
 
 def read_provenance(path: str | Path) -> dict[str, Any]:

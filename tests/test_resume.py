@@ -113,6 +113,40 @@ def test_resume_redoes_missing_and_corrupt_parts_only(tmp_path):
     assert load(out, verify=True).collect().equals(ref)
 
 
+@pytest.mark.parametrize("edit, words", [
+    (lambda c: c[:3] + c[4:], "says complete but lists 6 of 7 chunks"),  # an entry removed
+    (lambda c: c + [c[2]], "repeated or out-of-range"),  # an entry duplicated
+    (lambda c: c[:3] + [c[2]] + c[4:], "repeated or out-of-range"),  # one chunk listed twice
+    (lambda c: [dict(c[0], rows=c[0]["rows"] + 1), *c[1:]], "does not match its part"),
+])
+def test_edited_manifest_is_never_read_and_the_resume_repairs_it(tmp_path, edit, words):
+    out = tmp_path / "run"
+    run_to_parquet(out, FAKE, 70, seed=1, chunk_size=10, progress=False)
+    ref = load(out).collect()
+    m = manifest(out)
+    (out / "manifest.json").write_text(json.dumps(dict(m, chunks=edit(list(m["chunks"])))))
+    for verify in (False, True):
+        with pytest.raises(SimlabError, match=words):
+            load(out, verify=verify)
+    run_to_parquet(out, FAKE, 70, seed=1, chunk_size=10, progress=False)
+    check_consistent(out)
+    assert load(out, verify=True).collect().equals(ref)
+
+
+def test_part_with_other_rows_than_listed_is_refused(tmp_path):
+    out = tmp_path / "run"
+    run_to_parquet(out, FAKE, 40, seed=1, chunk_size=10, progress=False)
+    part = out / "part-00001.parquet"
+    other = tmp_path / "other.parquet"
+    run_to_parquet(other, FAKE, 9, seed=1, progress=False)  # same size class, other row count
+    m = manifest(out)
+    part.write_bytes(other.read_bytes())
+    m["chunks"][1]["bytes"] = part.stat().st_size  # even with the size patched to match
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(SimlabError, match="part-00001.parquet.*missing or damaged"):
+        load(out)
+
+
 def test_incomplete_run_load_and_status(tmp_path):
     out = tmp_path / "run"
     run_to_parquet(out, FAKE, 50, chunk_size=10)

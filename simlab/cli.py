@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -57,9 +58,17 @@ _FORMATTER = argparse.RawDescriptionHelpFormatter
 
 
 # --- argument types --------------------------------------------------------------------
+MAX_JOBS = 4096
+
+
 def _count(text: str) -> int:
-    """Integers, also written 1_000_000, 1,000,000 or 1e6."""
-    t = text.strip().replace("_", "").replace(",", "")
+    """Integers, also written 1_000_000, 1,000,000 or 1e6 (a comma only between groups
+    of three digits: 1,5 is refused rather than read as 15)."""
+    t = text.strip()
+    if "," in t and not re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+", t):
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r} (commas only "
+                                         "between groups of three digits, e.g. 1,000,000)")
+    t = t.replace("_", "").replace(",", "")
     try:
         return int(t)
     except ValueError:
@@ -77,10 +86,13 @@ def _jobs(text: str) -> int:
     if text.strip().lower() in ("all", "-1"):
         return -1
     try:
-        return int(text)
+        jobs = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected an integer >= 1, or -1/all for all cores, got {text!r}") from None
+    if jobs > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_JOBS} jobs, got {text!r} (all = every core)")
+    return jobs
 
 
 # --- tables ----------------------------------------------------------------------------

@@ -165,10 +165,15 @@ def parse_assignments(items: list[str] | None) -> dict[str, str]:
 def load_variant(path: str | Path, game: str | None = None) -> dict[str, Any]:
     """Read a TOML variant file: knob = value pairs, optionally ``game = "..."``."""
     p = Path(path)
+    if p.exists() and not p.is_file():
+        raise SimlabError(f"variant file {str(p)!r} is not a regular file (a directory?); "
+                          "give a TOML file of knob = value lines")
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SimlabError(f"variant file {str(p)!r} not found") from None
+    except OSError as e:
+        raise SimlabError(f"variant file {str(p)!r} cannot be read: {e.strerror or e}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SimlabError(f"variant file {str(p)!r} is not valid TOML: {e}") from None
     file_game = data.pop("game", None)
@@ -178,4 +183,25 @@ def load_variant(path: str | Path, game: str | None = None) -> dict[str, Any]:
         if isinstance(v, dict):
             raise SimlabError(f"variant file {str(p)!r}: table [{k}] not allowed; "
                               "write knob = value pairs at top level")
+    if not data and file_game is None:
+        raise SimlabError(f"variant file {str(p)!r} holds no knob = value line")
+    if game is not None:
+        _refuse_quoted_values(p, game, data)
     return data
+
+
+def _refuse_quoted_values(path: Path, game: str, data: dict[str, Any]) -> None:
+    """TOML values are typed: a string there stays a string, so ``revolution = "true"``
+    is refused for a bool (``--set`` strings, by contrast, are converted)."""
+    from simlab.games import get_game  # the registry imports this module
+
+    try:
+        cls = get_game(game).knobs
+    except SimlabError:
+        return  # the unknown game is reported by the caller
+    by_name = {f.name: f for f in fields(cls)}
+    for k, v in data.items():
+        f = by_name.get(k)
+        if f is not None and isinstance(v, str) and _typename(f) != "str":
+            raise SimlabError(f"variant file {str(path)!r}: knob {k!r} expects {_typename(f)}, got "
+                              f"the string {v!r} (write it without quotes); allowed: {_allowed(f)}")

@@ -49,6 +49,7 @@ DEFAULT_CHUNK = {"deal": 100_000, "match": 5_000}
 MIN_AUTO_CHUNK = {"deal": 5_000, "match": 250}
 PROVENANCE_KEY = "simlab"
 SEED_LIMIT = 2**63
+MAX_N = 10**11  # deals per run: keeps the chunk list (one entry per chunk) small
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,9 @@ def plan(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
         raise SimlabError(f"unknown level {level!r}; valid levels: {', '.join(LEVELS)}")
     if not _is_int(n) or n < 1:
         raise SimlabError(f"n (number of {level}s) must be an integer >= 1, got {n!r}")
+    if n > MAX_N:
+        raise SimlabError(f"n (number of {level}s) is at most {MAX_N:.0e} per run, got {n:.3e}; "
+                          "split the work into runs with different seeds")
     if not _is_int(seed) or not 0 <= seed < SEED_LIMIT:
         raise SimlabError(f"seed must be an integer from 0 to 2**63-1, got {seed!r}")
     if not _is_int(jobs) or not (jobs == -1 or jobs >= 1):

@@ -120,13 +120,24 @@ BAD_TOML = "queen_points = = 5\n"
     (["run", "GAME", "-n", "10", "--chunk-size", "0"], "chunk size"),
     (["run", "GAME"], "required: -n"),
     (["frobnicate"], "invalid choice"),
+    (["run", "GAME", "-n", "1,5"], "commas only between groups of three digits"),
+    (["run", "GAME", "-n", "1e13"], "at most 1e+11"),
+    (["run", "GAME", "-n", "10", "--jobs", "99999999999999999999"], "at most 4096 jobs"),
+    (["run", "GAME", "-n", "10", "--variant", "DIR"], "not a regular file"),
+    (["run", "GAME", "-n", "10", "--variant", "EMPTY"], "holds no knob = value line"),
+    (["run", "GAME", "-n", "10", "--variant", "QUOTED"], "got the string 'true'"),
 ])
 @pytest.mark.parametrize("game", ["fake", pytest.param("belote", marks=needs_belote)])
 def test_errors_are_one_line_exit_2(capsys, tmp_path, fake, argv, words, game):
     knob = {"fake": "bonus", "belote": "queen_points"}[game]
     bad = tmp_path / "bad.toml"
     bad.write_text(BAD_TOML)
-    subst = {"GAME": game, "BAD": str(bad), "MISSING": str(tmp_path / "missing.toml")}
+    (tmp_path / "empty.toml").write_text("# nothing\n")
+    bool_knob = {"fake": "bold", "belote": "announcements"}[game]
+    (tmp_path / "quoted.toml").write_text(f'{bool_knob} = "true"\n')
+    subst = {"GAME": game, "BAD": str(bad), "MISSING": str(tmp_path / "missing.toml"),
+             "DIR": str(tmp_path), "EMPTY": str(tmp_path / "empty.toml"),
+             "QUOTED": str(tmp_path / "quoted.toml")}
     argv = [subst.get(a, a).replace("KNOB", knob) for a in argv]
     out = tmp_path / "o" / "x.parquet"
     if argv[0] == "run":

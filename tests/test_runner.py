@@ -283,3 +283,14 @@ def test_belote_matches_and_hands():
     assert m.equals(simulate("belote", 6, seed=1, level="match"))
     h = simulate("belote", 8, record_hands=True)
     assert "dealt_s0" in h.columns and "hand_s3" in h.columns
+
+
+def test_column_types_do_not_depend_on_the_chunk():
+    from simlab.games.base import INT, Column, KernelOutput, to_frame
+
+    cols = [Column("deal"), Column("score_s0", INT)]
+    small = to_frame(KernelOutput(np.array([[0, 5]], dtype=np.int64)), cols, (), 1)
+    big = to_frame(KernelOutput(np.array([[3 * 10**10, -(2**31)]], dtype=np.int64)), cols, (), 1)
+    assert small.schema == big.schema == {"deal": pl.Int64, "score_s0": pl.Int32}
+    with pytest.raises(OverflowError, match="score_s0"):
+        to_frame(KernelOutput(np.array([[0, 2**31]], dtype=np.int64)), cols, (), 1)

@@ -24,6 +24,7 @@ from simlab.decks import Deck
 from simlab.knobs import Knobs, SimlabError
 
 INT, BOOL, OPT_BOOL = "int", "bool", "opt_bool"
+WIDE_COLUMNS = frozenset({"deal", "match"})  # row indices reach 1e11: Int64
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,16 @@ def to_frame(out: KernelOutput, columns: list[Column], labels: tuple[str, ...],
     for j, col in enumerate(columns):
         v = cols[j]
         if col.kind == INT:
-            fits = lo[j] >= -(2**31) and hi[j] < 2**31
-            s = pl.Series(col.name, v.astype(np.int32) if fits else v)
+            # The type is fixed per column, never chosen from a chunk's values, so every
+            # chunk of a run has the same schema: row indices are Int64, the rest Int32
+            # (knob bounds keep scores far inside it; crossing it is a defect, not data).
+            if col.name in WIDE_COLUMNS:
+                s = pl.Series(col.name, v)
+            else:
+                if lo[j] < -(2**31) or hi[j] >= 2**31:
+                    raise OverflowError(f"column {col.name!r} holds {lo[j] if lo[j] < -(2**31) else hi[j]}, "
+                                        "outside Int32: a knob's bounds let a value overflow")
+                s = pl.Series(col.name, v.astype(np.int32))
         elif col.kind == BOOL:
             s = pl.Series(col.name, v != 0, dtype=pl.Boolean)
         elif col.kind == OPT_BOOL:

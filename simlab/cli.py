@@ -381,6 +381,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_repair(args: argparse.Namespace) -> int:
+    from simlab.runner import rebuild_manifest
+
+    folder = Path(args.dir)
+    if not folder.is_dir():
+        raise SimlabError(f"{str(folder)!r} is not a directory; give a run directory (DIR/)")
+    m = rebuild_manifest(folder)
+    prov = m["provenance"]
+    state = "complete" if m["complete"] else "incomplete: run the same command again to finish it"
+    print(f"rebuilt {str(folder / 'manifest.json')!r} from {len(m['chunks'])} of {m['n_chunks']} "
+          f"chunks ({m['rows_done']:,} of {prov['n']:,} rows; {prov['game']}, seed {prov['seed']}); "
+          f"{state}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.scaling:
         return bench_scaling(args)
@@ -680,6 +695,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add the dealt cards and final hands of every seat (deal level)")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser(
+        "repair", help="rebuild a run directory's manifest from its parts",
+        formatter_class=_FORMATTER,
+        description="Rebuild DIR/manifest.json from the metadata every part file carries (its "
+                    "chunk and the run's provenance). Intact parts are listed, others are left "
+                    "untouched for a resume to redo; nothing is deleted. A resume does this by "
+                    "itself when the manifest is missing or damaged.",
+        epilog="example:\n  simlab repair out/belote-1e9/")
+    p.add_argument("dir", metavar="DIR", help="the run directory")
+    p.set_defaults(func=cmd_repair)
 
     p = sub.add_parser(
         "demo", help="quick start: 1,000,000 Belote deals on all cores, with a summary",

@@ -26,6 +26,7 @@ import json
 import math
 import os
 import shutil
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -309,10 +310,20 @@ def run_chunk(game: str | Game, knobs: Knobs, policies: tuple[str, ...], seed: i
     return frame.height
 
 
-def _parquet_bytes(frame: pl.DataFrame) -> bytes:
+def _parquet_bytes(frame: pl.DataFrame, meta: dict[str, str] | None = None) -> bytes:
     buf = io.BytesIO()
-    frame.write_parquet(buf, compression="lz4", statistics=False)
+    frame.write_parquet(buf, compression="lz4", statistics=False, metadata=meta)
     return buf.getvalue()
+
+
+PART_KEY = "simlab.part"  # a part's own metadata: its chunk and the run's provenance
+
+
+def _part_meta(p: Plan, index: int) -> dict[str, str]:
+    """Metadata every part carries, so a lost manifest can be rebuilt from the parts."""
+    start, count = p.chunks[index]
+    return {PART_KEY: json.dumps({"index": index, "start": start, "count": count,
+                                  "provenance": _jsonable(p.provenance())}, default=str)}
 
 
 def _write_durable(path: Path, data: bytes) -> None:
@@ -327,11 +338,12 @@ def _write_durable(path: Path, data: bytes) -> None:
         raise
 
 
-def _chunk_bytes(game: str | Game, *args: Any) -> tuple[int, bytes]:
+def _chunk_bytes(game: str | Game, *args: Any, meta: dict[str, str] | None = None
+                 ) -> tuple[int, bytes]:
     """Cluster task: the chunk as Parquet bytes (workers need not share our disk)."""
     frame = run_chunk(game, *args)
     assert isinstance(frame, pl.DataFrame)
-    return frame.height, _parquet_bytes(frame)
+    return frame.height, _parquet_bytes(frame, meta)
 
 
 _WATCHING: list[int] = []
@@ -360,14 +372,14 @@ def _orphaned(owner: int | None) -> bool:
     return owner is not None and os.getpid() != owner and os.getppid() != owner
 
 
-def _chunk_file(game: str | Game, *args: Any, tmp: str, owner: int | None = None
-                ) -> tuple[int, str, int]:
+def _chunk_file(game: str | Game, *args: Any, tmp: str, owner: int | None = None,
+                meta: dict[str, str] | None = None) -> tuple[int, str, int]:
     """Local task: write the chunk to ``tmp``; (rows, sha256, bytes). The caller renames.
     An orphaned worker (its parent ``owner`` was killed) writes nothing and leaves no
     temporary file behind for a resumed run to trip on."""
     frame = run_chunk(game, *args)
     assert isinstance(frame, pl.DataFrame)
-    data = _parquet_bytes(frame)
+    data = _parquet_bytes(frame, meta)
     if _orphaned(owner):
         os._exit(1)
     _write_durable(Path(tmp), data)
@@ -452,10 +464,12 @@ def _write_parts(p: Plan, ex: _Executor, folder: Path, todo: list[int]) -> Itera
     tasks = []
     for i in todo:
         args = _chunk_args(p, ref, *chunks[i])
+        meta = _part_meta(p, i)
         if ex.remote:
-            tasks.append((i, _chunk_bytes, args, {}))
+            tasks.append((i, _chunk_bytes, args, {"meta": meta}))
         else:
-            tasks.append((i, _chunk_file, args, {"tmp": str(tmps[i]), "owner": os.getpid()}))
+            tasks.append((i, _chunk_file, args, {"tmp": str(tmps[i]), "owner": os.getpid(),
+                                                 "meta": meta}))
     try:
         for i, result in _run_tasks(p, ex, tasks):
             if ex.remote:
@@ -637,13 +651,19 @@ def _prepare_dir(p: Plan, out: Path) -> tuple[Plan, dict[str, Any] | None]:
             break
     if not out.exists():
         return p, None
-    if not (out / MANIFEST).exists():
-        stray = [c.name for c in out.iterdir() if c.name != ".lock"]
-        if stray:
-            raise SimlabError(f"output directory {str(out)!r} is not empty and holds no simlab "
-                              f"run (found {stray[0]!r}); give a new or empty directory")
-        return p, None
-    manifest = read_manifest(out)
+    try:
+        manifest = read_manifest(out)
+    except SimlabError:  # missing, truncated or not ours: rebuild it from the parts if any
+        if not any(out.glob("part-*.parquet")):
+            stray = [c.name for c in out.iterdir() if c.name not in (".lock", MANIFEST)]
+            if stray or (out / MANIFEST).exists():
+                raise SimlabError(f"output directory {str(out)!r} is not empty and holds no simlab "
+                                  f"run (found {(stray or [MANIFEST])[0]!r}); give a new or empty "
+                                  "directory") from None
+            return p, None
+        manifest = rebuild_manifest(out)
+        print(f"simlab: the manifest of {str(out)!r} was missing or damaged; rebuilt it from "
+              f"{len(manifest['chunks'])} intact parts", file=sys.stderr)
     old = manifest.get("provenance", {})
     if p.auto_chunk and isinstance(old.get("chunk_size"), int) and old.get("n") == p.n:
         p = replace(p, chunk_size=old["chunk_size"])
@@ -775,6 +795,42 @@ def execute_to_dir(p: Plan, out: str | Path, *, backend: str = "loky",
                 manifest["complete"] = True
                 _write_manifest(out, manifest)
     return out
+
+
+def rebuild_manifest(folder: str | Path) -> dict[str, Any]:
+    """Write a new ``manifest.json`` for ``folder`` from the metadata its parts carry
+    (each part names its chunk and the run's provenance) and return it. Parts that are
+    unreadable, of another run, or not where their chunk belongs are left untouched and
+    unlisted (a resume redoes those chunks); no part is deleted. Raises ``SimlabError``
+    when no part carries simlab metadata."""
+    folder = Path(folder)
+    found: dict[int, dict] = {}
+    provenance: dict[str, Any] | None = None
+    for f in sorted(folder.glob("part-*.parquet")):
+        try:
+            meta = json.loads(pl.read_parquet_metadata(f)[PART_KEY])
+            rows = pl.scan_parquet(f).select(pl.len()).collect().item()
+        except Exception:  # unreadable, or written before parts carried metadata
+            continue
+        if provenance is None:
+            provenance = meta["provenance"]
+        index = meta["index"]
+        if _difference(provenance, meta["provenance"]) is not None or f.name != _part_name(index) \
+                or rows != meta["count"]:
+            continue
+        found[index] = {"index": index, "start": meta["start"], "count": meta["count"],
+                        "file": f.name, "rows": rows, "sha256": _sha256(f), "bytes": f.stat().st_size}
+    if provenance is None:
+        raise SimlabError(f"{str(folder)!r} holds no simlab part with run metadata; nothing to "
+                          "rebuild a manifest from")
+    n, size = provenance["n"], provenance["chunk_size"]
+    n_chunks = -(-n // size)
+    good = {i: e for i, e in found.items() if i < n_chunks}
+    manifest = {"format": MANIFEST_FORMAT, "provenance": provenance, "n_chunks": n_chunks,
+                "complete": len(good) == n_chunks, "rows_done": sum(e["rows"] for e in good.values()),
+                "rebuilt": True, "chunks": [good[i] for i in sorted(good)]}
+    _write_manifest(folder, manifest)
+    return manifest
 
 
 def run_status(folder: str | Path) -> dict[str, Any]:

@@ -147,6 +147,57 @@ def test_part_with_other_rows_than_listed_is_refused(tmp_path):
         load(out)
 
 
+@pytest.mark.parametrize("damage", ["truncated", "empty", "deleted"])
+def test_lost_manifest_is_rebuilt_from_the_parts(tmp_path, capsys, damage):
+    out = tmp_path / "run"
+    run_to_parquet(out, FAKE, 70, seed=1, chunk_size=10, progress=False)
+    ref = load(out).collect()
+    kept = {p.name: p.stat().st_mtime_ns for p in out.glob("part-*.parquet")}
+    mf = out / "manifest.json"
+    if damage == "truncated":
+        mf.write_text(mf.read_text()[:100])
+    elif damage == "empty":
+        mf.write_text("")
+    else:
+        mf.unlink()
+    (out / "part-00003.parquet").unlink()
+    with pytest.raises(SimlabError):
+        load(out)  # never read without a valid manifest
+    calls = []
+
+    def counting(knobs, policies, seed, start, count, record_hands=False):
+        calls.append(start)
+        return fake_run_deals(knobs, policies, seed, start, count, record_hands)
+
+    run_to_parquet(out, Game(**{**FAKE.__dict__, "run_deals": counting}), 70, seed=1,
+                   chunk_size=10, progress=False)
+    assert calls == [30]  # only the missing chunk was redone
+    assert "rebuilt it from 6 intact parts" in capsys.readouterr().err
+    after = {p.name: p.stat().st_mtime_ns for p in out.glob("part-*.parquet")}
+    assert all(after[name] == t for name, t in kept.items() if name != "part-00003.parquet")
+    check_consistent(out)
+    assert load(out, verify=True).collect().equals(ref)
+
+
+def test_repair_command_and_parts_of_another_run(tmp_path, capsys, fake):
+    out = tmp_path / "run"
+    run_to_parquet(out, FAKE, 40, seed=1, chunk_size=10, progress=False)
+    ref = load(out).collect()
+    other = tmp_path / "other"
+    run_to_parquet(other, FAKE, 40, seed=2, chunk_size=10, progress=False)
+    (out / "part-00002.parquet").write_bytes((other / "part-00002.parquet").read_bytes())
+    (out / "manifest.json").write_text("{")
+    assert main(["repair", str(out)]) == 0
+    line = capsys.readouterr().out.strip()
+    assert "from 3 of 4 chunks" in line and "incomplete" in line, line
+    assert (out / "part-00002.parquet").exists()  # not ours, but never deleted
+    assert main(["run", "fake", "-n", "40", "--seed", "1", "--chunk-size", "10", "--out", f"{out}/",
+                 "--no-progress"]) == 0
+    assert load(out, verify=True).collect().equals(ref)
+    assert main(["repair", str(tmp_path / "nope")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+
+
 def test_incomplete_run_load_and_status(tmp_path):
     out = tmp_path / "run"
     run_to_parquet(out, FAKE, 50, chunk_size=10)
@@ -273,7 +324,7 @@ def test_cli_dir_run_resume_and_refusal(capsys, tmp_path, fake):
     ("stranger", "is not empty and holds no simlab run (found 'notes.txt')"),
     ("other_run", "holds another run: -n is 30 there, 40 here"),
     ("parent_file", "is a file"),
-    ("bad_manifest", "is not a readable manifest"),
+    ("bad_manifest", "holds no simlab run (found 'manifest.json')"),  # and no part to rebuild from
 ])
 def test_cli_bad_output_paths(capsys, tmp_path, fake, setup, words):
     target = tmp_path / "out"

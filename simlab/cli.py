@@ -339,7 +339,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         before = read_manifest(out).get("resumed")
         lf = load(out)
     else:
-        out = execute_to_parquet(p, args.out, backend=backend, scheduler=where)
+        try:
+            out = execute_to_parquet(p, args.out, backend=backend, scheduler=where)
+        except RunInterrupted as e:
+            print(f"simlab: error: {_one_line(str(e))}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print(f"simlab: interrupted; finished chunks are kept in {args.out}.parts/, run the "
+                  "same command again to resume", file=sys.stderr)
+            return 130
         seconds = time.perf_counter() - t0
         lf = load(out)
     changed = p.knobs.changed()

@@ -547,6 +547,17 @@ def run_to_parquet(out: str | Path, game: str | Game, n: int, *, seed: int = 0,
     return execute_to_parquet(p, out, backend=backend, scheduler=scheduler)
 
 
+def _check_writable(out: Path) -> None:
+    """The nearest existing folder of ``out`` must be writable (read-only media and
+    permissions are refused before any work, in one line)."""
+    for parent in [out, *out.parents]:
+        if parent.exists():
+            if parent.is_dir() and not os.access(parent, os.W_OK | os.X_OK):
+                raise SimlabError(f"cannot write {str(out)!r}: {str(parent)!r} is not writable "
+                                  "(read-only or no permission); give another output path")
+            return
+
+
 def check_file_output(out: str | Path) -> Path:
     out = Path(out)
     if out.is_dir():
@@ -556,31 +567,38 @@ def check_file_output(out: str | Path) -> Path:
             if not parent.is_dir():
                 raise SimlabError(f"cannot write {str(out)!r}: {str(parent)!r} is a file")
             break
+    _check_writable(out.parent)
     return out
 
 
 def execute_to_parquet(p: Plan, out: str | Path, *, backend: str = "loky",
                        scheduler: str | None = None) -> Path:
-    """Write the plan's rows to the single Parquet file ``out`` (replaced atomically)."""
+    """Write the plan's rows to the single Parquet file ``out`` (replaced atomically).
+
+    The chunks first go to the resumable run directory ``OUT.parts/`` beside it, merged
+    into ``out`` at the end and then removed. If the run stops part-way (a full disk, a
+    dead worker, Ctrl-C) the finished chunks stay there and ``RunInterrupted`` says so;
+    running the same command again resumes from them."""
     out = check_file_output(out)
-    with executor(backend, scheduler, p.jobs) as ex:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        parts = Path(f"{out}.parts")
-        tmp = Path(f"{out}.tmp")
-        if parts.exists():
-            shutil.rmtree(parts)
-        parts.mkdir()
-        try:
-            with Progress(p.n, p.unit, enabled=p.progress) as bar:
-                for info in _write_parts(p, ex, parts, list(range(len(p.chunks)))):
-                    bar.update(info.rows)
-            files = [parts / _part_name(i) for i in range(len(p.chunks))]
-            meta = {PROVENANCE_KEY: json.dumps(p.provenance(), default=str)}
-            pl.scan_parquet(files).sink_parquet(tmp, metadata=meta)
-            os.replace(tmp, out)
-        finally:
-            shutil.rmtree(parts, ignore_errors=True)
-            tmp.unlink(missing_ok=True)
+    parts = Path(f"{out}.parts")
+    tmp = Path(f"{out}.tmp")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        execute_to_dir(p, parts, backend=backend, scheduler=scheduler)
+    except RunInterrupted as e:
+        raise RunInterrupted(f"{e} (the chunks of {str(out)!r} are kept in {str(parts)!r}/)") from e
+    m = read_manifest(parts)
+    files = [parts / e["file"] for e in m["chunks"]]
+    try:
+        meta = {PROVENANCE_KEY: json.dumps(m["provenance"], default=str)}
+        pl.scan_parquet(files).sink_parquet(tmp, metadata=meta)
+        os.replace(tmp, out)
+    except (OSError, pl.exceptions.ComputeError) as e:
+        tmp.unlink(missing_ok=True)
+        raise RunInterrupted(f"could not write {str(out)!r} ({type(e).__name__}: {_first_line(e)}); "
+                             f"every chunk is kept in {str(parts)!r}/ (load it with simlab.load), "
+                             "run the same command again to retry the merge") from e
+    shutil.rmtree(parts, ignore_errors=True)
     return out
 
 
@@ -649,6 +667,7 @@ def _prepare_dir(p: Plan, out: Path) -> tuple[Plan, dict[str, Any] | None]:
             if not parent.is_dir():
                 raise SimlabError(f"cannot create {str(out)!r}: {str(parent)!r} is a file")
             break
+    _check_writable(out)
     if not out.exists():
         return p, None
     try:
@@ -758,7 +777,10 @@ def execute_to_dir(p: Plan, out: str | Path, *, backend: str = "loky",
     out = Path(out)
     p, manifest = _prepare_dir(p, out)
     with executor(backend, scheduler, p.jobs) as ex:
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise SimlabError(f"cannot create {str(out)!r}: {e.strerror or e}") from None
         with _locked(out):
             for stale in out.glob("*.tmp"):  # left by a killed run
                 stale.unlink(missing_ok=True)
@@ -772,7 +794,12 @@ def execute_to_dir(p: Plan, out: str | Path, *, backend: str = "loky",
                         # this (latest) invocation: chunks found done and intact, and to run
                         "resumed": {"kept": len(good), "to_run": len(chunks) - len(good)},
                         "chunks": [good[i] for i in sorted(good)]}
-            _write_manifest(out, manifest)
+            try:
+                _write_manifest(out, manifest)
+            except OSError as e:  # e.g. a full disk: the old manifest and every part stay
+                raise RunInterrupted(f"cannot write the manifest of {str(out)!r} ({e.strerror or e}); "
+                                     f"its {len(good)} finished chunks are kept, free some space "
+                                     "and run the same command again") from e
             todo = [i for i in range(len(chunks)) if i not in good]
             try:
                 with Progress(p.n, p.unit, enabled=p.progress,

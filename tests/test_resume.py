@@ -273,6 +273,47 @@ def test_interrupted_by_full_disk_then_resumed(tmp_path, monkeypatch):
     assert load(out).collect().equals(simulate(FAKE, 80, seed=4))
 
 
+def test_single_file_run_keeps_its_chunks_when_interrupted(tmp_path, monkeypatch):
+    out = tmp_path / "rows.parquet"
+    real = runner._write_durable
+    written = []
+
+    def disk_fills(path, data):
+        if path.name.startswith("part-"):
+            written.append(path)
+            if len(written) > 3:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(runner, "_write_durable", disk_fills)
+    with pytest.raises(RunInterrupted, match=r"stopped after 3 of 8 chunks.*kept in .*rows.parquet.parts"):
+        run_to_parquet(out, FAKE, 80, seed=4, chunk_size=10)
+    assert not out.exists()
+    assert len(check_consistent(tmp_path / "rows.parquet.parts")["chunks"]) == 3
+    monkeypatch.setattr(runner, "_write_durable", real)
+    calls = []
+
+    def counting(knobs, policies, seed, start, count, record_hands=False):
+        calls.append(start)
+        return fake_run_deals(knobs, policies, seed, start, count, record_hands)
+
+    run_to_parquet(out, Game(**{**FAKE.__dict__, "run_deals": counting}), 80, seed=4, chunk_size=10)
+    assert sorted(calls) == [30, 40, 50, 60, 70]  # the 3 finished chunks were kept
+    assert not (tmp_path / "rows.parquet.parts").exists()
+    assert pl.read_parquet(out).equals(simulate(FAKE, 80, seed=4))
+    assert read_provenance(out)["n"] == 80
+
+
+def test_unwritable_output_is_one_line(tmp_path, monkeypatch, capsys, fake):
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if str(path) == str(tmp_path) else real(path, mode))
+    for out in (str(tmp_path / "f.parquet"), f"{tmp_path}/d/"):
+        assert main(["run", "fake", "-n", "10", "--out", out, "--no-progress"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("simlab: error: cannot write") and "not writable" in err and "\n" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def dies_in_worker(knobs, policies, seed, start, count, record_hands=False):
     if start == 60 and os.environ.get("SIMLAB_TEST_PARENT") != str(os.getpid()):
         os._exit(1)  # a worker process killed mid-chunk

@@ -60,10 +60,14 @@ class Experiment:
 def load_experiment(path: str | Path) -> Experiment:
     p = Path(path)
     where = f"experiment file {str(p)!r}"
+    if p.exists() and not p.is_file():
+        raise SimlabError(f"{where} is not a regular file (a directory?); give an experiment TOML file")
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SimlabError(f"{where} not found") from None
+    except OSError as e:
+        raise SimlabError(f"{where} cannot be read: {e.strerror or e}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SimlabError(f"{where} is not valid TOML: {e}") from None
     unknown = [k for k in data if k not in TOP_KEYS]

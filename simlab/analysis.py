@@ -8,7 +8,7 @@ always gets stream ``i``) until every headline interval is narrow enough.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -60,16 +60,29 @@ class PrecisionRun:
     metrics: MetricSet
     target: float
     reached: bool
-    limiting: str  # title of the widest headline interval
-    widest: float  # its half-width
+    limiting: str  # title of the widest headline interval (or of a headline with no interval)
+    widest: float  # its half-width: the larger distance from the estimate to a bound (inf: none)
     rounds: int
+    not_estimable: list[str] = field(default_factory=list)  # headline titles with no interval
+
+
+def _headline_widths(ms: MetricSet) -> list[tuple[str, float]]:
+    """(title, half-width) of every headline metric; a metric with no interval (n = 0, or a
+    mean of one row) counts as infinitely wide, so it can never pass for precise."""
+    out = []
+    for m in ms.headline():
+        hw = m.estimate.half_width if m.estimate.n > 0 else math.nan
+        out.append((m.title, math.inf if math.isnan(hw) else hw))
+    return out
 
 
 def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_CONF,
                      log=None) -> PrecisionRun:
     """Simulate ``p`` (its ``n`` is the first batch), then further deals, until every
-    headline metric's interval half-width is <= ``target`` (rates as fractions, e.g.
-    0.002 = 0.2 percentage points) or ``max_n`` deals are done."""
+    headline metric's interval half-width (the larger distance from the estimate to a
+    bound) is <= ``target`` (rates as fractions, e.g. 0.002 = 0.2 percentage points) or
+    ``max_n`` deals are done. A headline metric with no interval (no qualifying row yet)
+    keeps the run going and is listed in ``not_estimable`` if the cap stops it."""
     if not 0 < target < 1:
         raise SimlabError(f"--precision must be between 0 and 1 (a half-width such as 0.002), "
                           f"got {target}")
@@ -81,18 +94,26 @@ def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_C
     rounds = 1
     while True:
         ms = compute(p.game, frame, p.knobs, p.level, conf)
-        heads = [m for m in ms.headline() if m.estimate.n > 0 and not math.isnan(m.estimate.half_width)]
-        if not heads:
+        widths = _headline_widths(ms)
+        if not widths:
             raise SimlabError(f"{p.game.slug} has no headline metric at level {p.level!r} to "
                               "drive --precision")
-        widest = max(heads, key=lambda m: m.estimate.half_width)
-        hw = widest.estimate.half_width
+        missing = [t for t, hw in widths if math.isinf(hw)]
+        limiting, hw = max(widths, key=lambda x: x[1])
+        finite = [w for _, w in widths if not math.isinf(w)]
+        widest_finite = max(finite) if finite else math.inf
         if log is not None:
-            log(f"{done:,} {p.unit}: widest headline interval ±{hw:.4%} ({widest.title})")
+            text = f"{done:,} {p.unit}: widest headline interval ±{widest_finite:.4%}"
+            if missing:
+                text += f"; no interval yet for {', '.join(missing)}"
+            log(text + f" ({limiting})")
         if hw <= target or done >= max_n:
-            return PrecisionRun(frame, ms, target, hw <= target, widest.title, hw, rounds)
-        # Half-widths shrink like 1/sqrt(n): aim 10% past the estimate.
-        need = math.ceil(done * (hw / target) ** 2 * 1.1)
+            return PrecisionRun(frame, ms, target, hw <= target, limiting, hw, rounds, missing)
+        # Half-widths shrink like 1/sqrt(n): aim 10% past the estimate; a headline with no
+        # interval yet (a rare condition) gets at least doubling.
+        need = math.ceil(done * (widest_finite / target) ** 2 * 1.1) if finite else 0
+        if missing:
+            need = max(need, 2 * done)
         more = min(max(need - done, p.chunk_size), max_n - done)
         last = last.extended(more)
         frame = pl.concat([frame, execute(last)])

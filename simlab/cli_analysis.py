@@ -41,16 +41,35 @@ def metrics_table(metrics) -> str:
                   right=[False, True, True, True])
 
 
+def _diff_interval(r) -> str:
+    c = r.diff
+    if math.isnan(c.lo):
+        return c.status or "-"
+    return f"[{_fmt_diff(r.definition.kind, c.lo)}, {_fmt_diff(r.definition.kind, c.hi)}]"
+
+
+def _holm_cell(r) -> str:
+    if r.duplicate_of:
+        same = r.duplicate_of if len(r.duplicate_of) <= 30 else r.duplicate_of[:29] + "…"
+        return f"= {same}"
+    if math.isnan(r.p_holm):
+        from simlab.stats import IDENTICAL
+
+        return "identical" if r.diff.status == IDENTICAL else "not tested"
+    return f"{r.p_holm:.3g}"
+
+
 def compare_table(result) -> str:
     rows = []
     for r in result.rows:
         kind = r.definition.kind
-        rows.append([r.title, _fmt_est(r.a)[0], _fmt_est(r.b)[0], _fmt_diff(kind, r.diff.diff),
-                     f"[{_fmt_diff(kind, r.diff.lo)}, {_fmt_diff(kind, r.diff.hi)}]",
-                     "-" if math.isnan(r.p_holm) else f"{r.p_holm:.3g}",
-                     "yes" if r.p_holm < 1 - result.conf else "no"])
-    return _table(["metric", "A", "B", "B - A", "95% interval", "Holm p", "significant"], rows,
-                  right=[False, True, True, True, True, True, False])
+        c = r.diff
+        same_base = c.n_a < 0 or c.n_a == c.n_b == c.n
+        n = f"{c.n:,}" if same_base else f"{c.n_a:,} / {c.n_b:,}"
+        rows.append([r.title, _fmt_est(r.a)[0], _fmt_est(r.b)[0], _fmt_diff(kind, c.diff), _diff_interval(r),
+                     n, _holm_cell(r), "yes" if r.p_holm < 1 - result.conf else "no"])
+    return _table(["metric", "A", "B", "B - A", "95% interval (unadjusted)", "n (A / B)", "Holm p",
+                   "significant"], rows, right=[False, True, True, True, True, True, True, False])
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -137,8 +156,11 @@ def cmd_compare(args) -> int:
           f"{args.n:,} {result.plan_a.unit} each, the same deals (seed {args.seed})")
     print(compare_table(result))
     sig = result.significant()
-    print(f"\n{len(sig)} of {len(result.rows)} metrics differ significantly at the 5% level "
-          "after Holm's correction.")
+    tested = result.tested()
+    print(f"\n{len(sig)} of {len(tested)} distinct, estimable metrics differ significantly at the "
+          f"5% level after Holm's correction ({len(result.rows)} rows shown).")
+    print(f"Note: {result.intervals_note()}; B - A is B's figure minus A's, each over its own deals "
+          "with its own rules, paired by deal.")
     if args.out is not None:
         from simlab.report import write_report
 
@@ -196,9 +218,13 @@ def run_for_report(p: Plan, precision: float | None, max_n: int | None, log=prin
         pr = run_to_precision(p, precision, cap, log=log)
         frame, ms = pr.frame, pr.metrics
         state = "reached" if pr.reached else f"NOT reached (stopped at the cap of {cap:,})"
-        notes.append(f"Precision target ±{precision:.4%} on every headline rate {state} after "
-                     f"{frame.height:,} {p.unit}; the widest interval was "
-                     f"±{pr.widest:.4%} ({pr.limiting}).")
+        widest = "no interval" if math.isinf(pr.widest) else f"±{pr.widest:.4%}"
+        notes.append(f"Precision target ±{precision:.4%} (largest distance from an estimate to "
+                     f"either bound) on every headline metric {state} after {frame.height:,} "
+                     f"{p.unit}; the widest was {widest} ({pr.limiting}).")
+        if pr.not_estimable:
+            notes.append("Not estimable (no qualifying row, so no interval): "
+                         + "; ".join(pr.not_estimable) + ".")
     else:
         frame = execute(p)
         ms = metrics.compute(p.game, frame, p.knobs, p.level)

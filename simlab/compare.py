@@ -1,24 +1,34 @@
 """Variant comparison on the same deals, and sweeps over knob grids.
 
 Both variants of a comparison are run with the same seed, so deal *i* has the same shuffle
-in both (the engine's common random numbers). Every metric is then compared on paired
-rows: the per-deal difference has far less variance than two independent runs, and its
-interval and p-value come from ``stats.paired_difference``; Holm's adjustment covers the
-many metrics one comparison reports.
+in both (the engine's common random numbers). Every metric is computed for each variant
+with that variant's own knobs and over its own base (a conditional rate over the deals
+that meet its condition in that variant), so B − A is the difference of the two figures
+shown; its interval uses the pairing of the deals (``stats.metric_difference``), which
+makes it far narrower than two independent runs would. Holm's adjustment covers the
+distinct, estimable metrics of one comparison; the intervals shown are unadjusted.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from simlab.games.base import Game
 from simlab.metrics import MetricDef, MetricSet, compute, evaluate, game_defs, row_values
 from simlab.runner import Plan, execute, plan
-from simlab.stats import DEFAULT_CONF, Comparison, Estimate, holm, paired_difference
+from simlab.stats import DEFAULT_CONF, IDENTICAL, Comparison, Estimate, holm, metric_difference
+
+INTERVALS_NOTE = ("intervals are unadjusted {pct} intervals, one metric at a time; only the Holm p-values "
+                  "are adjusted (over the {m} distinct, estimable metrics), so an interval may exclude 0 "
+                  "while its Holm p-value is not significant")
 
 
 @dataclass(frozen=True)
@@ -27,7 +37,8 @@ class CompareRow:
     a: Estimate
     b: Estimate
     diff: Comparison
-    p_holm: float
+    p_holm: float  # NaN: not tested (no interval, A and B identical on every deal)
+    duplicate_of: str = ""  # title of an earlier metric with the same per-deal values in A and B
 
     @property
     def key(self) -> str:
@@ -61,8 +72,27 @@ class CompareResult:
         return _label(self.plan_b)
 
     def significant(self, alpha: float | None = None) -> list[CompareRow]:
+        """Distinct metrics whose Holm-adjusted p-value is below ``alpha`` (a duplicate row
+        shares its original's p-value and is not counted again)."""
         a = 1 - self.conf if alpha is None else alpha
-        return [r for r in self.rows if r.p_holm < a]
+        return [r for r in self.rows if r.p_holm < a and not r.duplicate_of]
+
+    def tested(self) -> list[CompareRow]:
+        """The rows Holm's correction runs over: distinct, estimable, not identical."""
+        return [r for r in self.rows if _tested(r.diff) and not r.duplicate_of]
+
+    def intervals_note(self) -> str:
+        return intervals_note(self.rows, self.conf)
+
+
+def _tested(c: Comparison) -> bool:
+    return c.estimable and c.status != IDENTICAL
+
+
+def intervals_note(rows: list[CompareRow], conf: float) -> str:
+    """One line saying what the intervals beside the Holm p-values are."""
+    m = sum(1 for r in rows if _tested(r.diff) and not r.duplicate_of)
+    return INTERVALS_NOTE.format(pct=f"{round(conf * 100):g}%", m=m)
 
 
 def _label(p: Plan) -> str:
@@ -73,20 +103,46 @@ def _label(p: Plan) -> str:
     return text
 
 
+def _fingerprint(values_a: np.ndarray, values_b: np.ndarray) -> bytes:
+    return hashlib.sha1(values_a.tobytes() + b"|" + values_b.tobytes()).digest()
+
+
 def compare_frames(game: Game, knobs_a, frame_a: pl.DataFrame, frame_b: pl.DataFrame, level: str,
-                   conf: float = DEFAULT_CONF) -> list[CompareRow]:
-    """Every metric of variant A's definitions, on both frames, paired row by row."""
+                   conf: float = DEFAULT_CONF, knobs_b=None, keys: Collection[str] | None = None
+                   ) -> list[CompareRow]:
+    """Every metric both variants define (same key), each variant's computed with its own
+    knobs (``knobs_b`` defaults to ``knobs_a``) on its own frame, compared deal by deal.
+
+    Holm's correction runs over the distinct, estimable metrics: a metric whose per-deal
+    values equal an earlier one's in both variants (Belote seat 2 = seat 0) is the same
+    hypothesis and shares that one's adjusted p-value; metrics without an interval, or
+    identical in A and B on every deal, are not tested. ``keys`` keeps only those metrics."""
     if frame_a.height != frame_b.height:
         raise ValueError("compared frames must hold the same deals")
-    defs = game_defs(game, frame_a, knobs_a, level)
-    defs_b = {d.key for d in game_defs(game, frame_b, knobs_a, level)}
-    defs = [d for d in defs if d.key in defs_b]
-    a_est = evaluate(frame_a, defs, conf)
-    b_est = evaluate(frame_b, defs, conf)
-    diffs = [paired_difference(row_values(frame_a, d), row_values(frame_b, d), conf) for d in defs]
-    adjusted = holm([c.p_value for c in diffs])
-    return [CompareRow(d, ma.estimate, mb.estimate, c, p)
-            for d, ma, mb, c, p in zip(defs, a_est, b_est, diffs, adjusted, strict=True)]
+    defs_b = {d.key: d for d in game_defs(game, frame_b, knobs_a if knobs_b is None else knobs_b, level)}
+    pairs = [(d, defs_b[d.key]) for d in game_defs(game, frame_a, knobs_a, level)
+             if d.key in defs_b and (keys is None or d.key in keys)]
+    a_est = evaluate(frame_a, [da for da, _ in pairs], conf)
+    b_est = evaluate(frame_b, [db for _, db in pairs], conf)
+    diffs: list[Comparison] = []
+    first_of: dict[bytes, int] = {}
+    duplicate: list[int | None] = []
+    for i, (da, db) in enumerate(pairs):
+        va = row_values(frame_a, da).fill_null(math.nan).to_numpy().astype(np.float64)
+        vb = row_values(frame_b, db).fill_null(math.nan).to_numpy().astype(np.float64)
+        diffs.append(metric_difference(va, vb, da.kind, conf))
+        key = _fingerprint(va, vb)
+        duplicate.append(first_of.get(key))
+        first_of.setdefault(key, i)
+    tested = [_tested(c) and dup is None for c, dup in zip(diffs, duplicate, strict=True)]
+    adjusted = holm([c.p_value if t else math.nan for c, t in zip(diffs, tested, strict=True)])
+    rows = []
+    for i, ((da, _), ma, mb, c) in enumerate(zip(pairs, a_est, b_est, diffs, strict=True)):
+        dup = duplicate[i]
+        p = adjusted[dup] if dup is not None else adjusted[i]
+        rows.append(CompareRow(da, ma.estimate, mb.estimate, c, p,
+                               pairs[dup][0].title if dup is not None else ""))
+    return rows
 
 
 def compare(game: str, n: int, *, a: dict[str, Any] | None = None, b: dict[str, Any] | None = None,
@@ -99,7 +155,7 @@ def compare(game: str, n: int, *, a: dict[str, Any] | None = None, b: dict[str, 
     pb = plan(game, n, seed=seed, params=b or {}, policies=policies_b or policies_a, jobs=jobs,
               level=level, progress=progress)
     fa, fb = execute(pa), execute(pb)
-    rows = compare_frames(pa.game, pa.knobs, fa, fb, level, conf)
+    rows = compare_frames(pa.game, pa.knobs, fa, fb, level, conf, knobs_b=pb.knobs)
     return CompareResult(pa.game, pa, pb, rows, fa, fb, conf)
 
 

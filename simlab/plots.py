@@ -279,7 +279,7 @@ def _diff_unit(kind: str, unit: str) -> str:
 def forest_rows(result: CompareResult, max_rows: int = 30) -> list:
     """Rows a forest plot shows: Holm-significant first (smallest adjusted p), then the
     largest standardized differences; rows without an estimate are left out."""
-    rows = [r for r in result.rows if r.diff.n > 0 and not math.isnan(r.diff.diff)]
+    rows = [r for r in result.rows if r.diff.n > 0 and not math.isnan(r.diff.diff) and not r.duplicate_of]
 
     def z(r) -> float:
         hw = (r.diff.hi - r.diff.lo) / 2
@@ -299,7 +299,7 @@ def compare_forest(result: CompareResult, max_rows: int = 30, *, title: str | No
     """Paired differences B − A with their intervals, one panel per unit (rates in
     percentage points); Holm-significant differences in red, the others grey."""
     shown = forest_rows(result, max_rows)
-    total = sum(1 for r in result.rows if r.diff.n > 0)
+    total = sum(1 for r in result.rows if r.diff.n > 0 and not r.duplicate_of)
     alpha = 1 - result.conf
     groups: dict[tuple[str, str], list] = {}
     for r in shown:

@@ -41,7 +41,7 @@ from simlab.compare import CompareResult, SweepResult
 from simlab.games.base import Game
 from simlab.metrics import Metric, MetricSet, compute, score_distribution
 from simlab.runner import PROVENANCE_KEY, Plan
-from simlab.stats import Estimate
+from simlab.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate
 from simlab.stats import mean as mean_estimate
 
 STANDARD_SECTIONS = ("Seats", "Dealer position", "Balance", "Contracts", "Match")
@@ -98,11 +98,11 @@ def fmt_diff(diff: float, lo: float, hi: float, kind: str, unit: str) -> tuple[s
     suffix = " pp" if kind == "rate" else (f" {unit}" if unit else "")
     hw = (hi - lo) / 2 * s if not math.isnan(lo) else math.nan
     d = _decimals(hw, 2 if kind == "rate" else 3)
-    if hw == 0:
+    if hw == 0 or math.isnan(hw):
         d = 2 if kind == "rate" else 3
     if diff == 0 and lo == 0 and hi == 0:  # identical on every paired row
         return f"0{suffix}", f"[0, 0]{suffix}"
-    value = _signed(diff * s, d) + suffix
+    value = f"0{suffix}" if diff == 0 else _signed(diff * s, d) + suffix
     if math.isnan(lo):
         return value, "n/a"
     return value, f"[{_signed(lo * s, d)}, {_signed(hi * s, d)}]{suffix}"
@@ -492,6 +492,23 @@ def _match_length(doc: _Doc, frame: pl.DataFrame, conf: float) -> None:
     doc.fig("match-length", plots.match_length(frame), "Distribution of deals per match.")
 
 
+def _diff_cells(r) -> tuple[str, str]:
+    """(B − A, its interval) cells; a missing interval says why."""
+    c = r.diff
+    d, iv = fmt_diff(c.diff, c.lo, c.hi, r.a.kind, r.definition.unit)
+    if iv == "n/a" and c.status:
+        iv = c.status
+    return d, iv
+
+
+def _holm_text(r) -> str:
+    if r.duplicate_of:
+        return f"= {r.duplicate_of}"
+    if math.isnan(r.p_holm):
+        return "identical: not tested" if r.diff.status == IDENTICAL else "not tested"
+    return fmt_p(r.p_holm)
+
+
 def _comparison(doc: _Doc, c: CompareResult) -> None:
     alpha = 1 - c.conf
     pct = f"{round(c.conf * 100):g}%"
@@ -500,19 +517,27 @@ def _comparison(doc: _Doc, c: CompareResult) -> None:
         ["A", _knobs_text(c.plan_a.knobs.changed()), _policies_text(c.plan_a.policies)],
         ["B", _knobs_text(c.plan_b.knobs.changed()), _policies_text(c.plan_b.policies)],
     ])
+    tested = c.tested()
     if _same_deals([c.plan_a, c.plan_b]):
         doc.p(f"Both variants ran on the same {c.plan_a.n:,} {c.plan_a.unit} (seed {c.plan_a.seed}): "
-              f"{c.plan_a.level} i has the same shuffle in A and B, so every metric is compared "
-              "on paired rows (mean of the per-row differences B − A, paired t interval and "
-              "two-sided p-value). Holm's correction adjusts the p-values for the "
-              f"{sum(1 for r in c.rows if not math.isnan(r.diff.p_value))} metrics tested.")
+              f"{c.plan_a.level} i has the same shuffle in A and B. Each variant's metric is computed "
+              "with its own rules over its own qualifying rows (a conditional rate over the rows that "
+              "meet its condition in that variant), so B − A is the difference of the two figures "
+              "shown; its interval uses the pairing of the rows (joint delta method: Student t for "
+              "means; for rates Newcombe's square-and-add of the two Wilson intervals with their "
+              "correlation). Holm's correction adjusts the p-values over the "
+              f"{len(tested)} distinct, estimable metrics.")
     else:
         doc.p("Warning: the two variants did not run on the same deals (different seed, size or "
               "level); the paired differences below are not meaningful.")
-    tested = [r for r in c.rows if not math.isnan(r.p_holm)]
-    sig = [r for r in tested if r.p_holm < alpha]
-    if not tested:
-        doc.p("No metric could be tested (no rows on one side).")
+    doc.p(f"**Intervals:** {c.intervals_note()}.")
+    sig = c.significant(alpha)
+    identical = [r for r in c.rows if r.diff.status == IDENTICAL]
+    if not tested and identical:
+        doc.p(f"No significant difference at the {100 * alpha:g}% level after Holm's correction: "
+              "no metric differs between A and B on any row, so none was tested.")
+    elif not tested:
+        doc.p("No metric could be tested (no metric has an interval).")
     elif not sig:
         doc.p(f"No significant difference at the {100 * alpha:g}% level after Holm's correction "
               f"({len(tested)} metrics tested).")
@@ -520,22 +545,33 @@ def _comparison(doc: _Doc, c: CompareResult) -> None:
         doc.p(f"{len(sig)} of {len(tested)} metrics differ significantly at the {100 * alpha:g}% "
               f"level after Holm's correction: " + "; ".join(r.title for r in sig[:12])
               + ("; …" if len(sig) > 12 else "") + ".")
-    zero = [r for r in c.rows if r.diff.n > 0 and r.diff.diff == 0 and r.diff.lo == 0 and r.diff.hi == 0]
-    if zero:
-        doc.p(f"{len(zero)} of {len(c.rows)} metrics are identical in A and B on every paired row "
-              "(difference 0).")
+    if identical:
+        doc.p(f"{len(identical)} of {len(c.rows)} metrics are identical in A and B on every row "
+              "(difference 0); they are shown with their interval but not tested.")
+    dups = [r for r in c.rows if r.duplicate_of]
+    if dups:
+        doc.p(f"{len(dups)} metrics have the same per-row values in A and B as an earlier metric (the "
+              "same hypothesis: \"= …\" in the Holm column) and are counted once.")
+    few = [r for r in c.rows if r.diff.status == TOO_FEW]
+    if few:
+        doc.p(f"{len(few)} metrics have too few rows in A or B for an interval (fewer than "
+              f"{MIN_RATE_N} for a rate, {MIN_MEAN_N} for a mean).")
     rows = []
     for r in c.rows:
         unit = r.definition.unit
-        d, iv = fmt_diff(r.diff.diff, r.diff.lo, r.diff.hi, r.a.kind, unit)
-        yes = "n/a" if math.isnan(r.p_holm) else ("yes" if r.p_holm < alpha else "no")
+        d, iv = _diff_cells(r)
+        yes = ("no" if r.diff.status == IDENTICAL else "n/a") if math.isnan(r.p_holm) else (
+            "yes" if r.p_holm < alpha else "no")
+        same_base = r.diff.n_a < 0 or r.diff.n_a == r.diff.n_b == r.diff.n
+        n = fmt_n(r.diff.n) if same_base else f"{fmt_n(r.diff.n_a)} / {fmt_n(r.diff.n_b)}"
         rows.append([r.title, r.section, fmt_estimate(r.a, unit), fmt_estimate(r.b, unit), d, iv,
-                     fmt_n(r.diff.n), fmt_p(r.diff.p_value), fmt_p(r.p_holm), yes])
-    doc.table(["metric", "section", f"A [{pct} interval]", f"B [{pct} interval]", "B − A", f"{pct} interval of B − A",
-               "n (paired)", "p", "Holm p", "significant"], rows, right=range(2, 9))
+                     n, fmt_p(r.diff.p_value), _holm_text(r), yes])
+    doc.table(["metric", "section", f"A [{pct} interval]", f"B [{pct} interval]", "B − A",
+               f"{pct} interval of B − A (unadjusted)", "n (A / B)", "p", "Holm p", "significant"], rows,
+              right=range(2, 9))
     doc.fig("compare-forest", plots.compare_forest(c),
-            f"Paired differences B − A with {pct} intervals; red: significant after Holm's "
-            "correction. Rates in percentage points.")
+            f"Differences B − A (each variant over its own rows, paired by row) with unadjusted {pct} "
+            "intervals; red: significant after Holm's correction. Rates in percentage points.")
 
 
 def _sweep(doc: _Doc, s: SweepResult) -> None:
@@ -585,6 +621,8 @@ def _method(doc: _Doc, conf: float, level: str) -> None:
         f"Rates carry a {round(conf * 100):g}% Wilson score interval, means a Student t interval "
         "(unless a metric's note says otherwise); n is the number of rows a metric is computed "
         "on (for conditional rates, the rows where the condition holds).",
+        "Intervals are unadjusted: each covers its own metric with the stated probability, not all "
+        "of the report's metrics at once.",
     ]
     if level == "deal":
         items.append("Deal win rates count a deal as won by a side that scores strictly more "

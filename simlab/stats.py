@@ -3,7 +3,11 @@
 * ``proportion`` — a rate with a Wilson (default) or Jeffreys interval;
 * ``mean`` — a mean with a Student-t interval (normal for large n);
 * ``paired_difference`` — two variants run on the same deals (common random numbers):
-  the mean of the per-deal differences, its interval and a two-sided p-value;
+  the mean of the per-deal differences, its interval and a two-sided p-value (for a
+  measure defined on every deal in both variants);
+* ``metric_difference`` — B's metric minus A's, each over its own qualifying deals, with
+  an interval that uses the pairing of the deals (joint delta method; for rates Newcombe's
+  square-and-add of the two Wilson intervals with their correlation), never of zero width;
 * ``holm`` — Holm's step-down adjustment when one report tests several hypotheses;
 * ``rate`` / ``mean_of`` — the same on a polars frame and expression.
 """
@@ -33,7 +37,9 @@ class Estimate:
 
     @property
     def half_width(self) -> float:
-        return (self.hi - self.lo) / 2
+        """Largest distance from the estimate to either bound (a Wilson interval is not
+        symmetric, so (hi - lo) / 2 would understate the far side)."""
+        return max(self.value - self.lo, self.hi - self.value)
 
     def format(self, digits: int = 2) -> str:
         if self.n == 0 or math.isnan(self.value):
@@ -106,11 +112,19 @@ class Comparison:
     lo: float
     hi: float
     p_value: float
-    n: int
+    n: int  # deals in both variants' base (the paired deals)
     conf: float = DEFAULT_CONF
+    n_a: int = -1  # deals in A's base (-1: same as n)
+    n_b: int = -1
+    status: str = ""  # why there is no interval, or "identical" (A and B equal on every deal)
 
     def significant(self, alpha: float | None = None) -> bool:
         return self.p_value < (1 - self.conf if alpha is None else alpha)
+
+    @property
+    def estimable(self) -> bool:
+        """An interval and a p-value exist."""
+        return not (math.isnan(self.lo) or math.isnan(self.p_value))
 
 
 def paired_difference(a: np.ndarray | pl.Series, b: np.ndarray | pl.Series,
@@ -141,6 +155,131 @@ def paired_difference(a: np.ndarray | pl.Series, b: np.ndarray | pl.Series,
         lo, hi = md - t * se, md + t * se
         p = float(2 * _sp.t.sf(abs(md / se), n - 1))
     return Comparison(float(fa.mean()), float(fb.mean()), md, lo, hi, p, n, conf)
+
+
+# Below these sizes a side's interval is not trusted: "too few deals" instead of a number.
+MIN_RATE_N = 10
+MIN_MEAN_N = 20
+TOO_FEW = "too few deals"
+IDENTICAL = "identical"
+CONSTANT = "constant difference"
+
+
+def _floats(x: np.ndarray | pl.Series) -> np.ndarray:
+    """Per-row values as float64, nulls as NaN, booleans as 0/1."""
+    if isinstance(x, np.ndarray) and x.dtype == np.float64:
+        return x
+    return np.asarray(pl.Series(x).cast(pl.Float64).fill_null(math.nan).to_numpy(), dtype=np.float64)
+
+
+def _wilson_bounds(p: float, n: int, z: float) -> tuple[float, float]:
+    if z == 0:
+        return p, p
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _square_and_add(pa: float, na: int, pb: float, nb: int, phi: float, z: float) -> tuple[float, float]:
+    """Newcombe's square-and-add interval of pb - pa from the two Wilson intervals and the
+    correlation ``phi`` of the two estimates (Newcombe 1998, method 10, for paired data)."""
+    la, ua = _wilson_bounds(pa, na, z)
+    lb, ub = _wilson_bounds(pb, nb, z)
+    d = pb - pa
+    lo = d - math.sqrt(max(0.0, (pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa) + (ua - pa) ** 2))
+    hi = d + math.sqrt(max(0.0, (ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la) + (pa - la) ** 2))
+    return max(-1.0, lo), min(1.0, hi)
+
+
+def _square_and_add_p(pa: float, na: int, pb: float, nb: int, phi: float) -> float:
+    """Two-sided p-value dual to the square-and-add interval: 1 - the largest level whose
+    interval still excludes 0 (bisection on z), so "significant" and "interval excludes 0"
+    always agree."""
+    if pb == pa:
+        return 1.0
+    lo_z, hi_z = 0.0, 40.0
+
+    def excludes(z: float) -> bool:
+        lo, hi = _square_and_add(pa, na, pb, nb, phi, z)
+        return lo > 0 or hi < 0
+
+    if excludes(hi_z):
+        return 0.0
+    for _ in range(60):
+        mid = (lo_z + hi_z) / 2
+        if excludes(mid):
+            lo_z = mid
+        else:
+            hi_z = mid
+    return float(2 * _sp.norm.sf((lo_z + hi_z) / 2))
+
+
+def metric_difference(a: np.ndarray | pl.Series, b: np.ndarray | pl.Series, kind: str = "mean",
+                      conf: float = DEFAULT_CONF) -> Comparison:
+    """B's metric minus A's on the same deals, each variant over its own base.
+
+    ``a`` and ``b`` hold one value per deal (row *i* is the same deal in both), null or NaN
+    where the deal is outside that variant's base (e.g. nobody took). Each side's value is
+    the mean over its own base, so B - A is exactly the difference of the two figures a
+    report shows. The interval accounts for the pairing through each side's per-deal
+    influence values ((y - mean) N / n on its base, 0 elsewhere), whose covariance over the
+    shared deals is the estimates' covariance (joint delta method):
+
+    * means: Student t with the delta-method variance, df = min(n_a, n_b) - 1 (the paired t
+      interval when both bases are the same deals);
+    * rates: Newcombe's square-and-add of the two Wilson intervals with the estimates'
+      correlation, shrunk by Newcombe's continuity term as in his paired method, so that a
+      small sample with no discordant deal still gets an interval of honest width.
+
+    Below ``MIN_RATE_N`` / ``MIN_MEAN_N`` deals on either side the status says "too few
+    deals" and the interval and p-value are NaN; so they are when a mean's per-deal
+    difference never varies (no spread to estimate)."""
+    ya, yb = _floats(a), _floats(b)
+    if ya.shape != yb.shape:
+        raise ValueError(f"paired samples differ in length: {ya.size} vs {yb.size}")
+    in_a, in_b = ~np.isnan(ya), ~np.isnan(yb)
+    na, nb, shared = int(in_a.sum()), int(in_b.sum()), int((in_a & in_b).sum())
+    nan = math.nan
+    if na == 0 or nb == 0:
+        return Comparison(float(ya[in_a].mean()) if na else nan, float(yb[in_b].mean()) if nb else nan,
+                          nan, nan, nan, nan, shared, conf, na, nb,
+                          "no deal in A's base" if na == 0 else "no deal in B's base")
+    ta, tb = float(ya[in_a].mean()), float(yb[in_b].mean())
+    diff = tb - ta
+    identical = bool(np.array_equal(ya, yb, equal_nan=True))
+    if min(na, nb) < (MIN_RATE_N if kind == "rate" else MIN_MEAN_N):
+        return Comparison(ta, tb, diff, nan, nan, nan, shared, conf, na, nb, TOO_FEW)
+    size = ya.size
+    inf_a = np.where(in_a, (np.where(in_a, ya, 0.0) - ta) * (size / na), 0.0)
+    inf_b = np.where(in_b, (np.where(in_b, yb, 0.0) - tb) * (size / nb), 0.0)
+    ss_a, ss_b, ss_ab = float(inf_a @ inf_a), float(inf_b @ inf_b), float(inf_a @ inf_b)
+    status = IDENTICAL if identical else ""
+    if kind == "rate":
+        # Newcombe's phi, (AD - BC - n/2) / sqrt(margins) on a paired 2x2 table, written with
+        # influence values so that it also serves bases that differ; n = the shared deals.
+        phi = 0.0
+        if ss_a > 0 and ss_b > 0:
+            shrink = size * size / (2 * shared * shared) if shared else 0.0
+            if ss_ab > shrink:
+                phi = (ss_ab - shrink) / math.sqrt(ss_a * ss_b)
+            elif ss_ab < 0:
+                phi = ss_ab / math.sqrt(ss_a * ss_b)
+            phi = min(1.0, max(-1.0, phi))
+        lo, hi = _square_and_add(ta, na, tb, nb, phi, _z(conf))
+        p = _square_and_add_p(ta, na, tb, nb, phi)
+        return Comparison(ta, tb, diff, lo, hi, p, shared, conf, na, nb, status)
+    # ddof 1 on each side, so that equal bases give exactly the paired t interval
+    ca, cb = na / (na - 1), nb / (nb - 1)
+    var = (ss_a * ca + ss_b * cb - 2 * ss_ab * math.sqrt(ca * cb)) / (size * size)
+    if var <= 1e-15 * max(ss_a * ca, ss_b * cb, 1e-300) / (size * size):
+        return Comparison(ta, tb, diff, nan, nan, nan, shared, conf, na, nb, status or CONSTANT)
+    se = math.sqrt(var)
+    df = min(na, nb) - 1
+    t = float(_sp.t.ppf(0.5 + conf / 2, df))
+    p = float(2 * _sp.t.sf(abs(diff / se), df))
+    return Comparison(ta, tb, diff, diff - t * se, diff + t * se, p, shared, conf, na, nb, status)
 
 
 def holm(p_values: list[float]) -> list[float]:

@@ -23,6 +23,7 @@ def test_compare_and_report(capsys, tmp_path):
     code, out, _ = run(capsys, "compare", "belote", "--b", "queen_points=5", "-n", "2000",
                        "--jobs", "1", "--no-progress", "--out", str(tmp_path / "cmp"))
     assert code == 0 and "Holm p" in out and "mean score per deal, seat 0" in out
+    assert "Note: intervals are unadjusted 95% intervals" in out and "distinct, estimable metrics" in out
     assert (tmp_path / "cmp" / "report.html").is_file()
 
 

@@ -255,3 +255,24 @@ def test_sweep_curves_two_knobs():
     assert len(ax.get_legend().get_texts()) == 2  # one line per value of the other knob
     with pytest.raises(ValueError):
         plots.sweep_curves(s, "no.such.metric")
+
+
+def test_comparison_report_says_what_the_intervals_are(tmp_path):
+    c = compare("belote", 3_000, b={"take_threshold_1": 9}, seed=6)
+    out = write_report(tmp_path, game=c.game, plan=c.plan_a, frame=c.frame_a, seconds=1.0,
+                       comparison=c, metric_set=MetricSet([]))
+    sec = (out / "report.md").read_text(encoding="utf-8").split("## Comparison")[1].split("\n## ")[0]
+    assert "**Intervals:** intervals are unadjusted 95% intervals" in sec
+    assert f"over the {len(c.tested())} distinct, estimable metrics" in sec
+    assert "(unadjusted)" in sec and "n (A / B)" in sec
+    row = next(r for r in sec.splitlines() if r.startswith("| taker success rate |"))
+    success = next(x for x in c.rows if x.key == "contract.success").diff
+    assert f"{success.n_a:,} / {success.n_b:,}" in row  # each variant's own number of takes
+    assert "= mean score per deal, seat 0" in sec  # seat 2 is the same hypothesis
+
+
+def test_balance_metric_has_a_valid_interval_and_a_test(deal_run):
+    _, _, ms = deal_run
+    bal = next(m for m in ms.metrics if m.key == "balance.dealer_positions")
+    e = bal.estimate
+    assert e.lo < e.value <= e.hi <= 1 and "positions equal: p = " in bal.note

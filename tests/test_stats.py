@@ -80,3 +80,79 @@ def test_frame_helpers():
     assert (r.value, r.n) == (0.5, 2)
     m = mean_of(f, pl.col("x"))
     assert (m.value, m.n) == (2.5, 4)
+
+
+# --- B's metric minus A's, each over its own base, paired by deal ---------------------------
+def test_metric_difference_is_b_minus_a_over_each_base():
+    from simlab.stats import metric_difference
+
+    rng = np.random.default_rng(2)
+    n = 20_000
+    in_a = rng.random(n) < 0.6
+    in_b = in_a & (rng.random(n) < 0.5)  # B qualifies on a subset of A's deals
+    success = rng.random(n) < np.where(rng.random(n) < 0.5, 0.95, 0.75)
+    a = np.where(in_a, success, np.nan)
+    b = np.where(in_b, success, np.nan)
+    c = metric_difference(a, b, "rate")
+    assert c.diff == pytest.approx(np.nanmean(b) - np.nanmean(a))
+    assert (c.n_a, c.n_b, c.n) == (in_a.sum(), in_b.sum(), (in_a & in_b).sum())
+    assert c.lo < c.diff < c.hi and c.estimable
+    # paired: narrower than two independent Wilson intervals combined (Newcombe unpaired)
+    pa, pb = proportion(int(np.nansum(a)), c.n_a), proportion(int(np.nansum(b)), c.n_b)
+    unpaired = math.hypot(pa.value - pa.lo, pb.hi - pb.value)
+    assert c.diff - c.lo < unpaired
+
+
+def test_metric_difference_reduces_to_the_paired_t_and_newcombe():
+    from simlab.stats import metric_difference
+
+    rng = np.random.default_rng(3)
+    a = rng.normal(0, 1, 300)
+    b = a + 0.2 + rng.normal(0, 0.5, 300)
+    mine, paired = metric_difference(a, b, "mean"), paired_difference(a, b)
+    assert (mine.diff, mine.lo, mine.hi, mine.p_value) == pytest.approx(
+        (paired.diff, paired.lo, paired.hi, paired.p_value), rel=1e-9)
+    # Newcombe (1998) paired example (Altman, Statistics with confidence, p. 52): table
+    # 1, 1 / 7, 12 gives -0.2857 [-0.5069, -0.0256]
+    b01 = np.array([1] * 1 + [1] * 1 + [0] * 7 + [0] * 12, float)
+    a01 = np.array([1] * 1 + [0] * 1 + [1] * 7 + [0] * 12, float)
+    c = metric_difference(a01, b01, "rate")
+    assert (c.diff, c.lo, c.hi) == pytest.approx((-0.2857, -0.5069, -0.0256), abs=1e-4)
+    assert c.p_value < 0.05  # dual to the interval: it excludes 0
+
+
+def test_metric_difference_never_collapses():
+    from simlab.stats import IDENTICAL, TOO_FEW, metric_difference
+
+    same = np.array([1.0] * 50 + [0.0] * 10)  # 60 takes, no outcome flips
+    c = metric_difference(same, same, "rate")
+    assert c.diff == 0 and c.lo < 0 < c.hi and c.p_value == 1 and c.status == IDENTICAL
+    assert c.hi > 0.03  # Newcombe's continuity term: about +-5 pp at n = 60, not [0, 0]
+    few = metric_difference(same[:8], same[:8][::-1], "rate")
+    assert few.status == TOO_FEW and math.isnan(few.lo) and math.isnan(few.p_value)
+    shifted = np.arange(30.0)
+    const = metric_difference(shifted, shifted + 1, "mean")  # the difference never varies
+    assert const.diff == 1 and math.isnan(const.lo) and not const.estimable
+    none = metric_difference(np.full(5, np.nan), np.ones(5), "rate")
+    assert none.n_a == 0 and math.isnan(none.diff) and "A" in none.status
+
+
+def test_half_width_is_the_far_side():
+    e = proportion(1, 100)
+    assert e.half_width == pytest.approx(max(e.value - e.lo, e.hi - e.value))
+    assert e.half_width > (e.hi - e.lo) / 2
+
+
+def test_position_balance_is_valid_after_choosing_best_and_worst():
+    from simlab.metrics import position_balance
+
+    rng = np.random.default_rng(4)
+    x = (rng.random((4000, 4)) < 0.3).astype(float)  # four equal positions
+    t = position_balance(x)
+    assert t.gap_lo == 0 <= t.gap <= t.gap_hi and t.df == 3 and 0 < t.p_equal <= 1
+    partners = np.column_stack([x[:, 0], x[:, 1], x[:, 0], x[:, 1]])  # seats 0 = 2, 1 = 3
+    assert position_balance(partners).df == 1
+    unequal = x.copy()
+    unequal[:, 2] = (rng.random(4000) < 0.4).astype(float)
+    u = position_balance(unequal)
+    assert u.gap_lo > 0.03 and u.p_equal < 1e-6

@@ -1,0 +1,221 @@
+"""Do the 95 % intervals cover 95 % of the time?
+
+Each check cuts one run into R blocks of m deals (the replicates: small runs on disjoint,
+independent deals) and computes the figure on the deals after them (the reference run,
+R x m deals, so its own noise is a tenth of a replicate's or less). The share of
+replicates whose interval holds the reference must reach 95 % within its binomial
+tolerance (three standard errors below). The normal suite runs a small version (belote,
+R = 100, a few seconds); SIMLAB_SLOW=1 runs a larger one, with more replicates and the
+match level; SIMLAB_COVERAGE_SEED=k runs either with another seed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simlab.compare import compare_frames
+from simlab.metrics import Metric, MetricDef, balance_metric, evaluate, game_defs
+from simlab.runner import Plan, execute, plan
+from simlab.stats import Comparison, Estimate
+
+SLOW = os.environ.get("SIMLAB_SLOW") == "1"
+SEED = int(os.environ.get("SIMLAB_COVERAGE_SEED", "21"))  # to check other seeds by hand
+slow = pytest.mark.skipif(not SLOW, reason="larger coverage run: set SIMLAB_SLOW=1")
+CONF = 0.95
+
+
+@dataclass(frozen=True)
+class Size:
+    replicates: int
+    deals: int  # per replicate
+
+
+SMALL = Size(100, 200)
+LARGE = Size(400, 500)
+
+
+def tolerance_floor(replicates: int, conf: float = CONF) -> float:
+    """Lowest coverage still consistent with ``conf`` at three binomial standard errors."""
+    return conf - 3 * math.sqrt(conf * (1 - conf) / replicates)
+
+
+@dataclass
+class Runs:
+    size: Size
+    a: Plan
+    b: Plan  # condition of conditional metrics differs from A's: takers change
+    c: Plan  # same takers as A, a different card value
+    frame_a: pl.DataFrame
+    frame_b: pl.DataFrame
+    frame_c: pl.DataFrame
+
+    def block(self, frame: pl.DataFrame, i: int, deals: int | None = None) -> pl.DataFrame:
+        m = deals or self.size.deals
+        return frame.slice(i * m, m)
+
+    def reference(self, frame: pl.DataFrame, deals: int | None = None) -> pl.DataFrame:
+        """The R x m deals after the replicates."""
+        span = self.size.replicates * (deals or self.size.deals)
+        return frame.slice(span, span)
+
+
+def _runs(size: Size, seed: int) -> Runs:
+    n = 2 * size.replicates * size.deals
+    a = plan("belote", n, seed=seed, jobs=1, progress=False)
+    b = plan("belote", n, seed=seed, params={"take_threshold_1": 9}, jobs=1, progress=False)
+    c = plan("belote", n // 2, seed=seed, params={"queen_points": 5}, jobs=1, progress=False)
+    return Runs(size, a, b, c, execute(a), execute(b), execute(c))
+
+
+@pytest.fixture(scope="module")
+def runs() -> Runs:
+    return _runs(SMALL, seed=SEED)
+
+
+def _definition(p: Plan, frame: pl.DataFrame, key: str) -> MetricDef:
+    return next(d for d in game_defs(p.game, frame, p.knobs, p.level) if d.key == key)
+
+
+def _covers(lo: float, hi: float, truth: float) -> bool:
+    return lo <= truth <= hi
+
+
+def _single_coverage(r: Runs, key: str) -> tuple[int, int, list[Estimate]]:
+    d = _definition(r.a, r.frame_a, key)
+    truth = evaluate(r.reference(r.frame_a), [d], CONF)[0].estimate.value
+    ests = [evaluate(r.block(r.frame_a, i), [d], CONF)[0].estimate for i in range(r.size.replicates)]
+    shown = [e for e in ests if not math.isnan(e.lo)]
+    return sum(_covers(e.lo, e.hi, truth) for e in shown), len(shown), ests
+
+
+def _difference_coverage(r: Runs, other: Plan, frame_b: pl.DataFrame, key: str, deals: int
+                         ) -> tuple[int, int, float, list[Comparison]]:
+    def diff(fa: pl.DataFrame, fb: pl.DataFrame) -> Comparison:
+        rows = compare_frames(r.a.game, r.a.knobs, fa, fb, "deal", CONF, knobs_b=other.knobs, keys={key})
+        return rows[0].diff
+
+    truth = diff(r.reference(r.frame_a, deals), r.reference(frame_b, deals)).diff
+    comps = [diff(r.block(r.frame_a, i, deals), r.block(frame_b, i, deals)) for i in range(r.size.replicates)]
+    shown = [c for c in comps if not math.isnan(c.lo)]
+    return sum(_covers(c.lo, c.hi, truth) for c in shown), len(shown), truth, comps
+
+
+def _balance_coverage(r: Runs, p: Plan, frame: pl.DataFrame, prefix: str, what: str, deals: int
+                      ) -> tuple[int, int]:
+    defs = [d for d in game_defs(p.game, frame, p.knobs, p.level) if d.key.startswith(prefix)]
+
+    def balance(f: pl.DataFrame) -> Metric:
+        m = balance_metric(f, evaluate(f, defs, CONF), prefix, what, CONF)
+        assert m is not None
+        return m
+
+    truth = balance(frame.slice(r.size.replicates * deals)).estimate.value
+    hits = 0
+    for i in range(r.size.replicates):
+        e = balance(frame.slice(i * deals, deals)).estimate
+        assert e.lo < e.hi
+        hits += _covers(e.lo, e.hi, truth)
+    return hits, r.size.replicates
+
+
+CASES = [
+    ("seat.win.s0", "a rate"),
+    ("seat.score.s0", "a mean"),
+    ("belote.q4.share", "a ratio of sums (delta method)"),
+    ("contract.success_pos.0", "a small-n conditional rate (one position's takes: about 25 per 200 deals)"),
+]
+
+
+def _check_single(r: Runs, key: str) -> None:
+    hits, shown, ests = _single_coverage(r, key)
+    assert shown >= 0.9 * r.size.replicates, f"{key}: only {shown} intervals"
+    assert all(e.hi > e.lo for e in ests if not math.isnan(e.lo)), f"{key}: a zero-width interval"
+    assert hits / shown >= tolerance_floor(shown), f"{key}: coverage {hits}/{shown}"
+
+
+def _check_difference(r: Runs, other: Plan, frame: pl.DataFrame, key: str, deals: int) -> list[Comparison]:
+    hits, shown, truth, comps = _difference_coverage(r, other, frame, key, deals)
+    assert shown >= 0.9 * r.size.replicates, f"{key}: only {shown} intervals"
+    assert all(c.hi > c.lo for c in comps if not math.isnan(c.lo)), f"{key}: a zero-width interval"
+    assert hits / shown >= tolerance_floor(shown), f"{key}: coverage {hits}/{shown} of B - A = {truth:.4g}"
+    return comps
+
+
+@pytest.mark.parametrize("key,what", CASES)
+def test_single_metric_coverage(runs, key, what):
+    _check_single(runs, key)
+
+
+def test_difference_of_a_conditional_rate_whose_condition_differs(runs):
+    """Taker success when B (take_threshold_1 = 9) takes far less often than A: B - A must
+    be B's rate over B's takes minus A's over A's, and its paired interval must cover it."""
+    comps = _check_difference(runs, runs.b, runs.frame_b, "contract.success", runs.size.deals)
+    assert all(c.n_a != c.n_b for c in comps)  # the bases really differ
+
+
+def test_difference_of_a_ratio_whose_base_differs(runs):
+    _check_difference(runs, runs.b, runs.frame_b, "belote.q4.share", runs.size.deals)
+
+
+def test_small_paired_difference_never_collapses(runs):
+    """About 60 takes per replicate, the same takers in A and B (queen_points = 5 changes
+    card values, not who takes): most replicates have no deal where the outcome flips, yet
+    the interval must not shrink to [0, 0]."""
+    _check_difference(runs, runs.c, runs.frame_c, "contract.success", runs.size.deals // 2)
+
+
+def test_balance_between_dealer_positions(runs):
+    hits, total = _balance_coverage(runs, runs.a, runs.frame_a, "dealer_pos.win.", "dealer positions",
+                                    runs.size.deals)
+    assert hits / total >= tolerance_floor(total), f"balance coverage {hits}/{total}"
+
+
+# --- the larger version ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def large_runs() -> Runs:
+    return _runs(LARGE, seed=SEED + 1)
+
+
+@slow
+@pytest.mark.parametrize("key,what", CASES)
+def test_single_metric_coverage_large(large_runs, key, what):
+    _check_single(large_runs, key)
+
+
+@slow
+def test_differences_coverage_large(large_runs):
+    r = large_runs
+    _check_difference(r, r.b, r.frame_b, "contract.success", r.size.deals)
+    _check_difference(r, r.b, r.frame_b, "belote.q4.share", r.size.deals)
+    _check_difference(r, r.b, r.frame_b, "belote.q1.success.round2", r.size.deals)
+    _check_difference(r, r.c, r.frame_c, "contract.success", r.size.deals // 2)
+
+
+@slow
+def test_balance_coverage_large(large_runs):
+    r = large_runs
+    hits, total = _balance_coverage(r, r.a, r.frame_a, "dealer_pos.win.", "dealer positions", r.size.deals)
+    assert hits / total >= tolerance_floor(total), f"deal level: {hits}/{total}"
+    matches = 40
+    p = plan("belote", 2 * r.size.replicates * matches, seed=SEED + 2, level="match", params={"target": 501},
+             jobs=1, progress=False)
+    frame = execute(p)
+    hits, total = _balance_coverage(r, p, frame, "match.win_pos.", "first-dealer positions", matches)
+    assert hits / total >= tolerance_floor(total), f"match level: {hits}/{total}"
+    # Tarot's first-dealer positions: nearly equal win rates, where choosing the best and the
+    # worst after the fact biased the old figure most
+    p = plan("tarot", 2 * r.size.replicates * matches, seed=SEED + 3, level="match", jobs=1, progress=False)
+    frame = execute(p)
+    hits, total = _balance_coverage(r, p, frame, "match.win_pos.", "first-dealer positions", matches)
+    assert hits / total >= tolerance_floor(total), f"tarot match level: {hits}/{total}"
+
+
+def test_tolerance_floor():
+    assert tolerance_floor(100) == pytest.approx(0.95 - 3 * math.sqrt(0.95 * 0.05 / 100))
+    assert np.isclose(tolerance_floor(400), 0.9173, atol=1e-4)

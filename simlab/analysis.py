@@ -31,6 +31,47 @@ def parse_expr(text: str) -> pl.Expr:
     return expr
 
 
+def check_labels(text: str, schema: pl.Schema) -> None:
+    """Refuse a comparison of a labelled (Enum) column with a value it can never hold,
+    e.g. ``pl.col('contract') == 'Garde'`` when the labels are lower case: polars would
+    quietly answer "never". Looks for ``pl.col('x') == 'v'`` / ``!=`` / ``.is_in([...])``
+    in the expression's text."""
+    import ast
+
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return
+
+    def column(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "col" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            return node.args[0].value
+        return None
+
+    def check(name: str | None, values: list[ast.AST]) -> None:
+        dtype = schema.get(name) if name else None
+        if not isinstance(dtype, pl.Enum):
+            return
+        labels = list(dtype.categories)
+        for v in values:
+            if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value not in labels:
+                raise SimlabError(f"column {name!r} never holds {v.value!r}; its values are: "
+                                  f"{', '.join(labels)}")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 \
+                and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            left, right = node.left, node.comparators[0]
+            check(column(left), [right])
+            check(column(right), [left])
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "is_in" and node.args \
+                and isinstance(node.args[0], (ast.List, ast.Tuple, ast.Set)):
+            check(column(node.func.value), list(node.args[0].elts))
+
+
 def how_often(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr | str,
               where: pl.Expr | str | None = None, conf: float = DEFAULT_CONF) -> Estimate:
     """Probability that boolean ``expr`` holds for a row (among ``where`` rows), with its
@@ -38,7 +79,11 @@ def how_often(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr | str,
     e = parse_expr(expr) if isinstance(expr, str) else expr
     w = parse_expr(where) if isinstance(where, str) else where
     lf = frame.lazy()
-    columns = lf.collect_schema().names()
+    schema = lf.collect_schema()
+    columns = schema.names()
+    for text in (expr, where):
+        if isinstance(text, str):
+            check_labels(text, schema)
     try:
         dtype = lf.select(e.alias("q")).collect_schema()["q"]
         if dtype != pl.Boolean:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import os
 import re
 import sys
 import time
@@ -279,6 +280,54 @@ def cmd_params(args: argparse.Namespace) -> int:
     print(table(["knob", "kind", "default", "allowed", "meaning"], rows,
                 right=[False, False, True, False, False]))
     print(f"\npolicies: {', '.join(g.policies)}")
+    return 0
+
+
+def cmd_columns(args: argparse.Namespace) -> int:
+    from simlab.games.base import BOOL, INT, OPT_BOOL, WIDE_COLUMNS
+
+    g = get_game(args.game)
+    knobs = g.make_knobs(parse_assignments(args.set))
+    players = g.players(knobs)
+    kinds = {INT: "int", BOOL: "bool", OPT_BOOL: "bool or null"}
+
+    def kind_of(c: Any) -> str:
+        if isinstance(c.kind, tuple):
+            labels = ", ".join(c.kind)
+            return f"label: {labels if len(labels) <= 40 else labels[:37] + '...'}"
+        return "int64" if c.name in WIDE_COLUMNS else kinds.get(c.kind, str(c.kind))
+
+    standard = {"deal": "deal index in the run (its random stream)", "dealer": "seat that dealt",
+                "annulled": "deal annulled by a rule (redeal), nothing marked",
+                "taker": "seat that took the contract, -1 if nobody did",
+                "contract": "contract taken (null if nobody took)",
+                "made": "the takers made their contract (null if nobody took)",
+                "match": "match index in the run", "first_dealer": "seat that dealt first",
+                "winner": "winning seat or team, -1 if capped", "n_deals": "deals dealt in the match"}
+    prefixes = {"score_s": "what seat {i} marks this deal", "tricks_s": "tricks won by seat {i}",
+                "trick_points_s": "card points captured by seat {i} (last-trick bonus included)",
+                "final_score_s": "seat {i}'s total at the end of the match"}
+
+    def meaning(c: Any) -> str:
+        if c.help:
+            return c.help
+        for prefix, text in prefixes.items():
+            rest = c.name.removeprefix(prefix)
+            if rest != c.name and rest.isdigit():
+                return text.format(i=rest)
+        return standard.get(c.name, "")
+
+    for level, cols in (("deal", g.deal_columns(knobs)), ("match", g.match_columns(knobs))):
+        if level != args.level and args.level != "all":
+            continue
+        print(f"{g.title}: one row per {level} (--level {level}), {len(cols)} columns"
+              + (f" at {players} players" if "players" in knobs.names() else ""))
+        print(table(["column", "type", "meaning"], [[c.name, kind_of(c), meaning(c)] for c in cols],
+                    right=[False, False, False]))
+        if level == "deal":
+            print(f"with --record-hands: dealt_s0 .. dealt_s{players - 1} (cards first dealt) and "
+                  f"hand_s0 .. hand_s{players - 1} (hands when play starts), lists of card labels")
+        print()
     return 0
 
 
@@ -651,6 +700,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help=f"game slug ({', '.join(game_names())})")
     p.set_defaults(func=cmd_params)
 
+    p = sub.add_parser("columns", help="every result column of a game: type and meaning",
+                       formatter_class=_FORMATTER,
+                       description="List the columns of a game's result rows (what polars "
+                                   "expressions in how-often, --where and your own analysis "
+                                   "can use), at deal and match level.",
+                       epilog="examples:\n  simlab columns belote\n  simlab columns tarot --set "
+                              "players=5 --level deal")
+    p.add_argument("game", help=f"game slug ({', '.join(game_names())})")
+    p.add_argument("--level", choices=("deal", "match", "all"), default="all",
+                   help="which rows (default all)")
+    p.add_argument("--set", action="extend", nargs="+", metavar="KEY=VALUE", default=[],
+                   help="knobs that change the columns (e.g. players=5)")
+    p.set_defaults(func=cmd_columns)
+
     p = sub.add_parser(
         "run", help="simulate deals or matches; summary, optionally Parquet output",
         formatter_class=_FORMATTER,
@@ -782,6 +845,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("simlab: interrupted", file=sys.stderr)
         return 130
+    except SystemError as e:  # Ctrl-C inside a numba kernel surfaces wrapped in a SystemError
+        if isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
+            print("simlab: interrupted", file=sys.stderr)
+            return 130
+        raise
+    except BrokenPipeError:  # output piped into head & co.: stop quietly
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit-time flush
+        return 0
 
 
 def _one_line(text: str) -> str:

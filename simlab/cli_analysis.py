@@ -109,19 +109,25 @@ def _plan(args, n: int, params: dict[str, Any] | None = None, record_hands: bool
 def cmd_how_often(args) -> int:
     from simlab.analysis import how_often, parse_expr
 
-    expr = parse_expr(args.expression)  # bad expressions fail before any simulation
-    where = parse_expr(args.where) if args.where else None
+    parse_expr(args.expression)  # bad expressions fail before any simulation
+    if args.where:
+        parse_expr(args.where)
     p = _plan(args, args.n, parse_assignments(args.set), record_hands=args.record_hands)
     from dataclasses import replace
 
-    how_often(execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)), expr, where)
-    frame = execute(p)  # the expression was checked on one row's schema first
-    est = how_often(frame, expr, where)
+    # checked on one row's schema first (columns, types, labels), then the real run
+    how_often(execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)), args.expression, args.where)
+    frame = execute(p)
+    est = how_often(frame, args.expression, args.where)
+    if est.n == 0:
+        raise SimlabError(f"no row of the {p.n:,} {p.unit} has a value for the question"
+                          + (f" among rows where {args.where}" if args.where else "")
+                          + "; check the condition (simlab run --record-hands shows the columns)")
     k = round(est.value * est.n) if est.n else 0
     cond = f" among rows where {args.where}" if args.where else ""
     print(f"{p.game.slug}: P({args.expression}){cond}")
     print(f"  = {est.format()}  ({k:,} of {est.n:,} {p.unit}; 95% Wilson interval)")
-    if where is None and est.n < p.n:
+    if not args.where and est.n < p.n:
         print(f"  {p.n - est.n:,} rows had a null value (e.g. no play on thrown-in deals) "
               "and are not counted")
     return 0

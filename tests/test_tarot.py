@@ -463,9 +463,9 @@ def play_one(n, hands, chien, dealer=0, policies="heuristic", **knobs) -> dict:
     row[1] = dealer  # one compiled version of play_deal serves both
     h = T.HAND_SIZE[n]
     T.play_deal(deck, dealer, T.policy_codes((policies,) * n), kv, rules, tb, order, cx,
-                np.uint64(5), row, np.full((n, h), -1), np.full((n, h), -1),
-                np.zeros((5, 2), dtype=np.uint64), np.zeros(32, dtype=np.int64),
-                np.zeros(32, dtype=np.int64))
+                np.uint64(1), 0, 0, np.uint64(5), row, np.full((n, h), -1), np.full((n, h), -1),
+                np.zeros(T.N_S, dtype=np.int64), np.zeros(32, dtype=np.int64),
+                T.new_search_work())
     return to_frame(KernelOutput(row[None, :]), T.deal_columns(k), T.DECK.labels,
                     n).row(0, named=True)
 

@@ -459,8 +459,9 @@ def test_must_mode_hand_built():
     """The exact use test on hand-built hands (4 players' knobs, opening 51)."""
     k = R.RamiKnobs(discard_take_must_meld=True)
     kv = R._vector(k)
-    wk = R._work(4, 0)
-    _, _, _, tm, tc, ws, best, _, val, cw, buf, _, _ = wk
+    S, X, _, _, _ = R.new_work(0)
+    tm, tc, buf = S[5], S[6], S[7]
+    ws, best, val, cw = X
 
     def mode(hand, d, opened=False, n_table=0):
         h = mask(hand) | (np.uint64(1) << np.uint64(cid(d)))

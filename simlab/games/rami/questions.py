@@ -1,0 +1,54 @@
+"""Rami balance questions (catalogue "Balance questions"), read from the result columns
+of ``kernels.py``."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from simlab.games.rami.rules import RamiKnobs
+from simlab.metrics import MetricDef
+
+SECTION = "Rami questions"
+
+
+def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: RamiKnobs | None,
+                    level: str) -> list[MetricDef]:
+    """Catalogue questions 1 (who goes out, by position from the dealer), 2 (deal length,
+    first opening), 3 (Rami rate) and 6 (match length, last-3-deals lead changes).
+    Scores are penalties here: lower is better (the standard "win rate" metrics, which
+    read the highest score as the winner, do not apply to Rami; use these)."""
+    k = knobs if isinstance(knobs, RamiKnobs) else RamiKnobs()
+    P = k.players
+    cols = set(frame.lazy().collect_schema().names())
+    out: list[tuple[MetricDef, set[str]]] = []
+
+    def add(need: set[str], key: str, title: str, expr: pl.Expr, where: pl.Expr | None = None,
+            kind: str = "rate", **kw) -> None:
+        out.append((MetricDef(f"rami.{key}", title, SECTION, expr, where, kind, **kw), need))
+
+    if level == "deal":
+        done = pl.col("went_out") >= 0
+        for j in range(1, P + 1):
+            name = "dealer" if j == P else f"dealer+{j}"
+            add({"went_out", "dealer"}, f"q1.out_pos.{j % P}", f"{name} goes out (share of "
+                "deals that end)", pl.col("went_out") == (pl.col("dealer") + j) % P, done,
+                headline=j == 1)
+        add({"turns"}, "q2.turns", "turns per deal (all players)", pl.col("turns"),
+            kind="mean", unit="turns")
+        opens = [pl.when(pl.col(f"open_turn_s{i}") >= 0).then(pl.col(f"open_turn_s{i}"))
+                 for i in range(P)]
+        first = pl.min_horizontal(opens)
+        add({f"open_turn_s{i}" for i in range(P)}, "q2.first_open_turn", "deal turn of the "
+            "first opening", first, first.is_not_null(), kind="mean", unit="turns")
+        add({"rami"}, "q3.rami", "deals ended by a Rami", pl.col("rami"), headline=True)
+        add({"capped"}, "capped", "deals stopped by the turn cap", pl.col("capped"),
+            headline=True)
+    else:
+        done = pl.col("winner") >= 0
+        add({"winner", "n_deals"}, "q6.length", "deals to reach the target", pl.col("n_deals"),
+            done, kind="mean", unit="deals")
+        known = done & (pl.col("leader_3_before") >= 0)
+        add({"winner", "leader_3_before"}, "q6.late_change", "the winner was not the leader "
+            "3 deals before the end", pl.col("winner") != pl.col("leader_3_before"), known,
+            headline=True)
+    return [m for m, need in out if need <= cols]

@@ -133,9 +133,7 @@ def test_example_3_exchange():
                       mask(["2♣", "A♥", "A♠", "6♥", "3♣"])], dtype=np.uint64)
     prev = np.array([1, 2, 3, 4], dtype=np.int64)
     kv = P._vector(P.PresidentKnobs())
-    scratch = np.zeros(13, dtype=np.int64)
-    _, trou = P.exchange(masks, prev, 4, policy_codes(pols("heuristic", 4)), kv, PP, RANK_OF,
-                         scratch, np.uint64(1))
+    _, trou = P.exchange(masks, prev, 4, policy_codes(pols("heuristic", 4)), kv, PP, RANK_OF)
     assert trou == 3
     # the Trou du cul gave 2♣ and one ace (the lowest id of the two: A♠); the Président
     # gave back his two lowest singletons, 3♦ and 4♠
@@ -161,8 +159,7 @@ def test_example_4_roles_and_next_leader():
     masks = np.array([mask(["3♦", "4♦"]), mask(["5♦", "6♦", "7♦"]), mask(["8♦", "9♦", "2♠"]),
                       mask(["10♦", "J♦"]), mask(["Q♦", "K♦"])], dtype=np.uint64)
     _, trou = P.exchange(masks, place, 5, policy_codes(pols("heuristic", 5)),
-                         P._vector(P.PresidentKnobs(players=5)), PP, RANK_OF,
-                         np.zeros(13, dtype=np.int64), np.uint64(1))
+                         P._vector(P.PresidentKnobs(players=5)), PP, RANK_OF)
     assert trou == 2
     assert labels_of(masks[0]) == {"3♦", "4♦"}  # the Neutre exchanges nothing
 
@@ -429,13 +426,11 @@ def test_match_titles_persist_exchanges_and_trou_leads():
                 row = np.zeros(len(cols), dtype=np.int64)
                 dealt = np.full((n, 13), -1, dtype=np.int64)
                 hands = np.full((n, 13), -1, dtype=np.int64)
-                work = (np.zeros(n, dtype=np.uint64), np.zeros((n, 13), dtype=np.int64),
-                        np.zeros(n, dtype=np.int64), np.zeros(sh.N_ST, dtype=np.int64),
-                        np.zeros(sh.N_EV, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                        np.zeros(n, dtype=np.int64), np.zeros((0, 3), dtype=np.int64))
-                P.play_deal(deck, n, (first + j) % n, prev, pol, kv, rules, pp, rank_of,
-                            stream(i, j + 1, rng.POLICY), row, dealt, hands,
-                            *work)
+                state_arrays = P.new_state(n)
+                P.play_deal(deck, (first + j) % n, prev, pol, kv, rules, pp, rank_of,
+                            stream(i, j + 1, rng.POLICY), np.uint64(4), i, j + 1,
+                            P.kernels._budget(k), row, dealt, hands, *state_arrays,
+                            P.search_work(n), np.zeros((0, 3), dtype=np.int64))
                 info = row_dict(row, k)
                 if j == 0:
                     assert not info["exchanged"] and info["leader"] == (first + 1) % n
@@ -445,8 +440,8 @@ def test_match_titles_persist_exchanges_and_trou_leads():
                     assert not np.array_equal(dealt, hands)
                     for s in range(n):  # prev_title = last deal's title
                         assert info[f"prev_title_s{s}"] == P.title_of(prev[s], n)
-                place = work[6]
-                prev = place.copy()
+                g = state_arrays[0]
+                prev = g[P.G_PLACE:P.G_PLACE + n].copy()
                 last_trou = info["trou_du_cul"]
                 pres_count[info["president"]] += 1
                 for s in range(n):

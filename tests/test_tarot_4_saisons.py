@@ -242,10 +242,10 @@ def test_excuse_capture_rule():
 
 def test_heuristic_dumps_the_excuse_before_the_last_two_tricks():
     legal_m = mask("Excuse", "T3", "K♠")
-    c = G.lead_card(legal_m, legal_m, False, np.uint64(0), 0, 3, False, KV, TB)
+    c = G.lead_card(legal_m, legal_m, False, np.uint64(0), 0, 3, False, KV)
     assert c == G.EXCUSE
     c = G.follow_card(legal_m, legal_m, cid("1♠"), False, False, 4, False, False, 3,
-                      np.uint64(0), KV, TB)
+                      np.uint64(0), KV)
     assert c == G.EXCUSE
 
 

@@ -1,0 +1,146 @@
+"""Belote balance questions (catalogue "Balance questions"), moved as they were from the
+single-module game: ``balance_metrics`` turns a frame of deals or matches into metrics."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from simlab.games.belote.rules import BeloteKnobs
+from simlab.metrics import MetricDef, ratio_of_sums, std_dev, team_value
+
+# --- balance questions (catalogue "Balance questions") ----------------------------------
+SECTION = "Belote questions"
+# Headline metrics are rates or shares: --precision reads their half-widths as fractions,
+# so means in points or deals (margins, lengths) stay out of the headline table.
+COMEBACK_DEFICIT = 300  # question 5: "the comeback probability from -300"
+
+
+def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | None,
+                    level: str) -> list[MetricDef]:
+    """The catalogue's six balance questions as metrics (section "Belote questions").
+
+    Deal level: 1 taker success by bidding round and by the turned card's rank; 2 the
+    dealer's team against the dealer's left (first to speak and to lead); 3 dedans,
+    litige and capot rates; 4 announcements' share of the points and how often they
+    flip the contract; 6 the taker success that ``simlab compare`` puts side by side for
+    Q = 3 and Q = 5. Match level: 5 match length and the comeback from 300 behind.
+    Only metrics whose columns the frame has are returned."""
+    k = knobs if isinstance(knobs, BeloteKnobs) else BeloteKnobs()
+    cols = set(frame.lazy().collect_schema().names())
+    out: list[tuple[MetricDef, set[str]]] = []
+
+    def add(need: set[str], key: str, title: str, expr: pl.Expr, where: pl.Expr | None = None,
+            kind: str = "rate", **kw) -> None:
+        out.append((MetricDef(f"belote.{key}", title, SECTION, expr, where, kind, **kw), need))
+
+    if level == "deal":
+        taken = pl.col("taker") >= 0
+        made = pl.col("made")
+        rnd = pl.col("contract").cast(pl.String)
+        turned = pl.col("turned_card").cast(pl.String)
+        ranks = {"J": turned.str.starts_with("J"), "9": turned.str.starts_with("9")}
+        ranks["other"] = ~(ranks["J"] | ranks["9"])
+        rank_text = {"J": "turned card a Jack", "9": "turned card a 9",
+                     "other": "turned card neither J nor 9"}
+        bid = {"taker", "made", "contract"}
+        # 1. taker success by round and by the turned card's rank
+        for r in (1, 2):
+            add(bid, f"q1.success.round{r}", f"taker success, round {r} takes", made,
+                taken & (rnd == f"round{r}"), headline=True)
+        for x, text in rank_text.items():
+            add(bid | {"turned_card"}, f"q1.success.turned_{x}", f"taker success, {text}",
+                made, taken & ranks[x])
+        for r in (1, 2):
+            for x, text in rank_text.items():
+                add(bid | {"turned_card"}, f"q1.success.round{r}.turned_{x}",
+                    f"taker success, round {r} takes, {text}", made,
+                    taken & (rnd == f"round{r}") & ranks[x],
+                    note="round 1: the turned card is trump and goes to the taker; round 2: "
+                         "it goes to the taker but is not trump" +
+                         (" (unless the same suit is named again)"
+                          if k.second_round_any_suit else ""))
+        # 2. position: the dealer's team against the dealer's left's team
+        team = pl.col("dealer") % 2
+        scores = {"score_s0", "score_s1", "dealer"}
+        mine = team_value(team, "score_s0", "score_s1")
+        theirs = team_value(team, "score_s1", "score_s0")
+        add(scores, "q2.margin.dealer_team", "points per deal, dealer's team minus the dealer's "
+            "left's team", mine - theirs, kind="mean", unit="points",
+            note="over all deals (a thrown-in deal counts 0); positive: the dealer's team "
+                 "gains, negative: the dealer's left (first to speak and to lead) gains")
+        add(scores | {"taker"}, "q2.win.dealer_team", "deal win rate, dealer's team (played "
+            "deals)", mine > theirs, taken, headline=True,
+            note="below 50%: the dealer's left's team (first to speak and to lead) gains")
+        add(scores | {"taker"}, "q2.win.left_team", "deal win rate, dealer's left's team "
+            "(played deals)", theirs > mine, taken)
+        left = pl.col("taker") == (pl.col("dealer") + 1) % 4
+        add({"taker", "dealer"}, "q2.take.left", "the dealer's left takes (share of played "
+            "deals)", left, taken)
+        add({"taker", "dealer", "made"}, "q2.success.left", "taker success when the dealer's "
+            "left takes", made, taken & left)
+        add({"taker", "dealer", "made"}, "q2.success.dealer_team", "taker success when the "
+            "dealer's team takes", made, taken & (pl.col("taker") % 2 == team))
+        # 3. outcome frequencies among played deals
+        add({"taker", "made", "litige"}, "q3.dedans", "dedans (takers fail, no litige), per "
+            "played deal", ~made & ~pl.col("litige"), taken, headline=True)
+        add({"taker", "litige"}, "q3.litige", "litige (T = D), per played deal",
+            pl.col("litige"), taken, headline=True)
+        add({"taker", "capot"}, "q3.capot", "capot (one team takes all 8 tricks), per played "
+            "deal", pl.col("capot"), taken, headline=True)
+        tricks = {f"tricks_s{i}" for i in range(4)}
+        taker_tricks = (team_value(pl.col("taker") % 2, "tricks_s0", "tricks_s1")
+                        + team_value(pl.col("taker") % 2, "tricks_s2", "tricks_s3"))
+        add({"taker", "capot"} | tricks, "q3.capot.takers", "capot by the takers, per played "
+            "deal", pl.col("capot") & (taker_tricks == 8), taken)
+        add({"taker", "capot"} | tricks, "q3.capot.defence", "capot by the defence, per "
+            "played deal", pl.col("capot") & (taker_tricks == 0), taken)
+        # 4. announcements
+        ann = (pl.col("announce_t0") + pl.col("announce_t1")).cast(pl.Float64)
+        total = (pl.col("takers_total") + pl.col("defence_total")).cast(pl.Float64)
+        ann_cols = {"taker", "announce_t0", "announce_t1"}
+        add(ann_cols | {"takers_total", "defence_total"}, "q4.share", "share of all points "
+            "from announcements", ratio_of_sums(ann, total, taken), taken, kind="mean",
+            unit="share", headline=True,
+            note="sum of valid announcement points over the sum of T + D (cards, "
+                 "announcements and belote of both teams) over played deals; "
+                 "delta-method interval")
+        add(ann_cols, "q4.points", "announcement points per played deal", ann, taken,
+            kind="mean", unit="points")
+        add({"taker", "announce_best_seat"}, "q4.any", "played deals with a valid "
+            "announcement", pl.col("announce_best_seat") >= 0, taken)
+        flip = pl.col("flipped_by_announcements")
+        add({"taker", "flipped_by_announcements"}, "q4.flipped", "announcements or belote "
+            "flip the contract, per played deal", flip, taken, headline=True,
+            note="cards alone would have given the other outcome (T vs D)")
+        add({"taker", "flipped_by_announcements", "made"}, "q4.flipped.made", "announcements "
+            "or belote save the contract, per played deal", flip & made, taken)
+        add({"taker", "flipped_by_announcements", "made"}, "q4.flipped.failed",
+            "the defence's announcements or belote sink the contract, per played deal",
+            flip & ~made, taken)
+        # 6. the Queen's value: a comparison of this metric between two runs
+        add({"taker", "made"}, "q6.taker_success", "taker success (compare queen_points "
+            "3 vs 5)", made, taken, headline=True,
+            note="Q = 3 against the seed's Q = 5: run `simlab compare belote --a \"\" "
+                 "--b \"queen_points=5\"` (same deals, paired difference)")
+    else:
+        done = pl.col("winner") >= 0
+        add({"winner", "n_deals"}, "q5.length", "deals to reach the target score",
+            pl.col("n_deals"), done, kind="mean", unit="deals",
+            note="deals dealt, thrown-in deals included; capped matches left out")
+        add({"winner", "n_deals"}, "q5.length.sd", "deals to reach the target, standard "
+            "deviation", std_dev(pl.col("n_deals"), done), done, kind="mean", unit="deals",
+            note="delta-method interval")
+        add({"winner", "n_deals", "n_thrown_in"}, "q5.played", "played deals per match "
+            "(thrown-in deals left out)", pl.col("n_deals") - pl.col("n_thrown_in"), done,
+            kind="mean", unit="deals")
+        d = COMEBACK_DEFICIT
+        w, lo = pl.col("min_lead_of_winner"), pl.col("min_lead_of_loser")
+        behind = (w <= -d) | (lo <= -d)
+        leads = {"winner", "min_lead_of_winner", "min_lead_of_loser"}
+        add(leads, "q5.comeback", f"comeback from {d} behind", w <= -d, done & behind,
+            headline=True, note=f"among matches where a team was {d} or more points behind "
+                                f"at some point: the winner was that far behind")
+        add(leads, "q5.behind", f"matches where a team was {d} or more behind", behind, done)
+        add({"winner", "min_lead_of_winner"}, "q5.winner_behind", "the winner was behind at "
+            "some point", w < 0, done)
+    return [m for m, need in out if need <= cols]

@@ -1,0 +1,229 @@
+"""Manille players: the heuristic policy, the random policy, what a seat sees, the worlds
+consistent with it, and the search player (``--policy search``).
+
+Rules are in ``rules.py``; every policy chooses among ``rules.legal_moves`` and the kernels
+play the choice with ``rules.play_card``, so the heuristic run, the search's playouts and
+the real deal follow one code path.
+
+The search player (determinized Monte Carlo, see ``simlab/search.py``) decides every card
+(the classic game has no other decision). At a choice of more than one card it samples
+``search_worlds`` deals of the cards hidden from its seat, consistent with
+``seat_information`` (the trick-game information of ``simlab/games/belote/trickinfo.py``:
+voids and every other absence the rules of play make certain; the turned trump card is
+the dealer's until played), plays each legal card out to the end of the deal with
+heuristic players, and keeps the card with the best summed margin (its team's marks minus
+the other's).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab import search
+from simlab.games.belote.trickinfo import play_exclusions, sample_places
+from simlab.games.manille.rules import (
+    ALL_CARDS,
+    K_ROLLOUTS,
+    K_WIN_MIN,
+    K_WORLDS,
+    MAX_MOVES,
+    N_CARDS,
+    N_STATE,
+    P_DONE,
+    S_DEALER,
+    S_GONE,
+    S_HAND,
+    S_HIST,
+    S_N_TABLE,
+    S_ON_TABLE,
+    S_PHASE,
+    S_PLY,
+    S_TO_MOVE,
+    S_TRICK,
+    S_TRUMP,
+    S_TURNED,
+    S_WIN,
+    S_WIN_SEAT,
+    TEAM_OF,
+    apply_move,
+    hand_of,
+    legal_cards_now,
+    legal_moves,
+    play_card,
+    team_marks,
+)
+from simlab.jit import batch, hot, hot_inline
+from simlab.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, is_master, lowest
+
+
+# --- the heuristic player ----------------------------------------------------------------
+@hot_inline
+def lead_heuristic(hand: np.uint64, gone: np.uint64, above: np.ndarray,
+                   cheap_rank: np.ndarray, rich_rank: np.ndarray) -> int:
+    """Lead a master card (the manille of a suit, the manillon once the manille is gone,
+    ...), a non-trump one first and the richest of them; otherwise the cheapest card.
+
+    ``above``, ``cheap_rank`` and ``rich_rank`` are the rows of the deal's trump. A card
+    is master when no card still unseen (neither gone nor in hand) beats it in its suit;
+    among a suit's masters the richest is its highest card (points rise with rank), which
+    ``rich_rank`` prefers."""
+    unseen = ALL_CARDS & ~gone & ~hand
+    masters = EMPTY
+    m = hand
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        if is_master(c, unseen, above):
+            masters |= bit(c)
+    if masters != EMPTY:
+        return best_in(masters, rich_rank)
+    return best_in(hand, cheap_rank)
+
+
+@hot_inline
+def heuristic_card(state: np.ndarray, legal: np.uint64, kv: np.ndarray, suit_of: np.ndarray,
+                   suit_mask: np.ndarray, excuse_mask: np.uint64, points_t: np.ndarray,
+                   above_t: np.ndarray, cheap_t: np.ndarray, rich_t: np.ndarray,
+                   win_t: np.ndarray) -> int:
+    """Lead: ``lead_heuristic``; later in the trick: ``tricks.follow_heuristic``. The
+    ``*_t`` tables are the deal's trump rows (``trump + 1``) of ``tables()``."""
+    p = state[S_TO_MOVE]
+    n_table = state[S_N_TABLE]
+    if n_table == 0:
+        return lead_heuristic(hand_of(state, p), np.uint64(state[S_GONE]), above_t, cheap_t, rich_t)
+    return follow_heuristic(legal, state[S_WIN], TEAM_OF[state[S_WIN_SEAT]] == TEAM_OF[p],
+                            n_table == 3, state[S_ON_TABLE], state[S_TRUMP], suit_of, suit_mask,
+                            excuse_mask, above_t, points_t, cheap_t, rich_t, win_t, kv[K_WIN_MIN])
+
+
+@hot
+def heuristic_move(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> int:
+    """The heuristic player's card (``tb``: ``tables().kernel_args()``). The kernels' loops
+    call ``heuristic_card`` directly with the trump's table rows (faster)."""
+    suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
+    t = state[S_TRUMP] + 1
+    legal = legal_cards_now(state, rules, suit_of, suit_mask, excuse_mask, above[t])
+    return heuristic_card(state, legal, kv, suit_of, suit_mask, excuse_mask, points[t], above[t],
+                          cheap[t], rich[t], win_rank[t])
+
+
+@hot
+def playout(sim: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> None:
+    """Heuristic players for every seat until the deal is over."""
+    suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
+    t = sim[S_TRUMP] + 1
+    points_t, above_t, cheap_t, rich_t, win_t = points[t], above[t], cheap[t], rich[t], win_rank[t]
+    while sim[S_PHASE] != P_DONE:
+        legal = legal_cards_now(sim, rules, suit_of, suit_mask, excuse_mask, above_t)
+        c = heuristic_card(sim, legal, kv, suit_of, suit_mask, excuse_mask, points_t, above_t,
+                           cheap_t, rich_t, win_t)
+        play_card(sim, c, suit_of, points_t, above_t)
+
+
+# --- what a seat sees, and worlds consistent with it ---------------------------------------
+@hot
+def seat_information(state: np.ndarray, seat: int, rules: np.ndarray, tb: tuple,
+                     excluded: np.ndarray, played_by: np.ndarray) -> np.uint64:
+    """The cards hidden from ``seat`` (a mask): not in its hand and not played. Fills
+    ``excluded[q]`` with the cards seat q certainly does not hold (from its plays, and the
+    turned card for every seat but the dealer, who keeps it) and ``played_by[q]``. Reads
+    only the seat's hand and public facts (the turned card, the cards played)."""
+    for q in range(4):
+        excluded[q] = EMPTY
+        played_by[q] = EMPTY
+    turned = bit(state[S_TURNED])
+    for q in range(4):
+        if q != state[S_DEALER]:
+            excluded[q] = turned
+    n_plays = state[S_TRICK] * 4 + state[S_N_TABLE]
+    play_exclusions(state[S_HIST:S_HIST + 32], n_plays, (state[S_DEALER] + 1) % 4,
+                    state[S_TRUMP], N_CARDS, rules, tb, TEAM_OF, excluded, played_by)
+    return ALL_CARDS & ~hand_of(state, seat) & ~np.uint64(state[S_GONE])
+
+
+@hot
+def sample_world(state: np.ndarray, seat: int, hidden: np.uint64, st: np.uint64,
+                 world: np.ndarray, work: tuple) -> np.uint64:
+    """``world`` = ``state`` with the ``hidden`` cards dealt again at random to the other
+    three seats (their hand sizes, none of its ``work[7]`` exclusions). The seat's own
+    hand is never moved."""
+    moves, totals, sim, cards, allowed, owner, capacity, excluded, played_by, slot_excl, \
+        slot_cards, sample_work = work
+    for i in range(N_STATE):
+        world[i] = state[i]
+    for j in range(3):
+        q = (seat + 1 + j) % 4
+        slot_excl[j] = excluded[q]
+        capacity[j] = count(hand_of(state, q))  # hand sizes follow from the deal: public
+    st, ok = sample_places(st, hidden, 3, slot_excl, capacity, cards, allowed, owner,
+                           sample_work, slot_cards)
+    if not ok:  # unreachable with sound exclusions; drop them rather than fail the deal
+        for j in range(3):
+            slot_excl[j] = EMPTY
+        st, ok = sample_places(st, hidden, 3, slot_excl, capacity, cards, allowed, owner,
+                               sample_work, slot_cards)
+    for j in range(3):
+        world[S_HAND + (seat + 1 + j) % 4] = np.int64(slot_cards[j])
+    return st
+
+
+@hot
+def build_world(state: np.ndarray, seat: int, st: np.uint64, rules: np.ndarray, tb: tuple,
+                world: np.ndarray, work: tuple) -> np.uint64:
+    """``seat_information`` then ``sample_world``: one world for ``seat``."""
+    hidden = seat_information(state, seat, rules, tb, work[7], work[8])
+    return sample_world(state, seat, hidden, st, world, work)
+
+
+# --- the search player ------------------------------------------------------------------------
+SEARCH_SLOTS = 3  # hidden places: the three other hands
+SAMPLE_WORK = search.work_size(N_CARDS, SEARCH_SLOTS)
+
+
+@batch
+def search_work() -> tuple:
+    """Preallocated work arrays of ``search_move`` (one set per batch kernel)."""
+    return (np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
+            np.zeros(N_STATE, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
+            np.zeros(N_CARDS, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
+            np.zeros(search.MAX_SLOTS, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+            np.zeros(4, dtype=np.uint64), np.zeros(search.MAX_SLOTS, dtype=np.uint64),
+            np.zeros(search.MAX_SLOTS, dtype=np.uint64),
+            np.zeros(SAMPLE_WORK, dtype=np.int64))
+
+
+@hot
+def search_values(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                  seed: np.uint64, index: int, sub: int, world: np.ndarray, work: tuple) -> int:
+    """Fill ``work[0]`` with the legal cards and ``work[1]`` with each one's summed margin
+    for the seat to move (its team's marks minus the other's) over the worlds and
+    playouts; returns the number of cards. One card: nothing is searched."""
+    moves, totals, sim = work[0], work[1], work[2]
+    seat = state[S_TO_MOVE]
+    n = legal_moves(state, rules, tb, moves)
+    for m in range(n):
+        totals[m] = 0
+    if n <= 1:
+        return n
+    team = TEAM_OF[seat]
+    st = search.decision_stream(seed, index, sub, seat, state[S_PLY])
+    hidden = seat_information(state, seat, rules, tb, work[7], work[8])
+    for _ in range(kv[K_WORLDS]):
+        st = sample_world(state, seat, hidden, st, world, work)
+        for m in range(n):
+            for _r in range(kv[K_ROLLOUTS]):  # heuristic playouts are deterministic here
+                for i in range(N_STATE):
+                    sim[i] = world[i]
+                apply_move(sim, moves[m], tb)
+                playout(sim, kv, rules, tb)
+                mark0, mark1 = team_marks(sim, kv)
+                totals[m] += mark0 - mark1 if team == 0 else mark1 - mark0
+    return n
+
+
+@hot
+def search_move(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                seed: np.uint64, index: int, sub: int, world: np.ndarray, work: tuple) -> int:
+    """The search player's card for the seat to move (see the module docstring)."""
+    n = search_values(state, kv, rules, tb, seed, index, sub, world, work)
+    return work[0][search.best_move(work[1], n)]

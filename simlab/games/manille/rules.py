@@ -1,0 +1,369 @@
+"""Manille rules: deck and tables, knobs, result columns, the state of a deal and its
+moves, deal and trump, card play, scoring (seed 003 "Manille"; catalogue ``manille.md``).
+
+Read top to bottom like the rulebook. The players (heuristic, random, search) are in
+``players.py``, the batch kernels and the match in ``kernels.py``, the balance
+questions in ``questions.py``. The classic game's only decision is the card to play.
+
+Seats 0..3 clockwise; seats 0 and 2 are team 0, seats 1 and 3 team 1; the player on
+the dealer's left is ``dealer + 1``.
+
+Only the classic game is implemented, so ``balance_metrics`` answers the catalogue's
+balance questions 1-3 (dealer edge, must-overplay, length); questions 4-8 are about the
+enchères, folle, à deux, belge and à trois variants and are left out until they exist.
+The variants of the catalogue (belge, coinchée, enchères, folle, trois, deux) will arrive
+behind the ``variant`` knob: the deal is split into phases (``deal``, ``choose_trump``,
+``play_card``, ``score_deal``) so a variant replaces one phase (trump choice, scoring, who
+plays which hand) and keeps the others.
+
+A deal is a small int64 vector (``S_*`` slots below) with hands and card sets as 32-bit
+masks; a move is a card id. ``legal_moves``/``legal_cards_now`` list what the player to
+move (``state[S_TO_MOVE]``) may play, ``apply_move``/``play_card`` play it; the phase
+becomes ``P_DONE`` after the 8th trick and ``team_marks`` scores the deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab import search
+from simlab.decks import SUITS, get_deck
+from simlab.games.base import BOOL, Column
+from simlab.jit import hot, hot_inline
+from simlab.knobs import Knobs, knob
+from simlab.tricks import (
+    PARTNER_ANY,
+    PARTNER_LEADER_ONLY,
+    R_PARTNER_EXEMPT,
+    TrickTables,
+    bit,
+    cards_of,
+    legal_cards,
+    make_rules,
+    partner_winning,
+    trick_tables,
+    update_trick,
+)
+
+# --- deck and tables ----------------------------------------------------------------
+# 32 cards, card id = suit * 8 + r with r = 0..7 for 7, 8, 9, 10, J, Q, K, A.
+DECK = get_deck("32")
+N_CARDS = 32
+HAND = 8  # cards per player: the whole pack is dealt
+PACKET = 2  # "par lot de deux cartes"
+R7, R8, R9, R10, RJ, RQ, RK, RA = range(8)
+TEAM_OF = np.array([0, 1, 0, 1], dtype=np.int64)
+
+# Rank in every suit (trump included): 10 (manille) > A (manillon) > K > Q > J > 9 > 8 > 7.
+STRENGTH = DECK.table({"7": 0, "8": 1, "9": 2, "J": 3, "Q": 4, "K": 5, "A": 6, "10": 7})
+# Card points: 15 per suit, 60 in the pack (the +1 per trick is the knob trick_point).
+POINTS = DECK.table({"7": 0, "8": 0, "9": 0, "J": 1, "Q": 2, "K": 3, "A": 4, "10": 5})
+
+ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
+VARIANTS = ("classic",)
+V_CLASSIC = 0
+
+
+# --- knobs --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ManilleKnobs(Knobs):
+    variant: str = knob("classic", "which Manille: the classic game (turned trump card, "
+                        "fixed partnerships); the catalogue's variants come later",
+                        choices=VARIANTS)
+    target: int = knob(100, "a team reaching this total wins the match (the seed lists 50, "
+                       "100, 150 or 200)", lo=1, hi=100000)
+    trick_point: int = knob(1, "points per trick won, on top of the card points (1 makes "
+                            "the 68-point deal)", lo=0, hi=100)
+    mark: str = knob("excess", "what the deal winner marks: its points over half the deal "
+                     "(excess, e.g. 48 -> 14) or all its points (full); not stated in the "
+                     "seed", choices=("excess", "full"))
+    must_overplay_in_suit: bool = knob(
+        True, "following the led suit while no trump is on the trick: must beat the best "
+        "card of the led suit if able (false: only follow)")
+    partner_overplay_exempt: bool = knob(
+        False, "no overplay obligation in suit while the partner is winning (see "
+        "partner_exception for which partner)")
+    partner_exception: str = knob(
+        "any_partner", "void in the led suit: no obligation to trump while a partner is "
+        "winning the trick (any_partner), or only while the leader's card is still master "
+        "and you are the leader's partner (leader_only, the seed's literal wording)",
+        choices=("any_partner", "leader_only"), seed_value="leader_only")
+    two_in_a_row_end: bool = knob(
+        False, "the match also ends when a team wins two consecutive deals (a void deal "
+        "breaks the run)")
+    max_deals: int = knob(1000, "match safety cap on deals (a capped match has winner -1)",
+                          lo=1, hi=100000)
+    # heuristic policy
+    win_min_points: int = knob(3, "heuristic: before the last seat, take a trick from the "
+                               "opponents only when it would hold at least this many card "
+                               "points (only matters with must_overplay_in_suit=false: "
+                               "otherwise every chance to win a trick is an obligation)",
+                               lo=0, hi=100, policy=True)
+    # search policy (players.py)
+    search_worlds: int = search.worlds_knob(32)
+    search_rollouts: int = search.rollouts_knob(1)
+
+
+# Knob vector layout for the kernels (plain ints keep the kernels' signature stable).
+(K_VARIANT, K_TARGET, K_TRICK_POINT, K_MARK_FULL, K_TWO_IN_A_ROW, K_MAX_DEALS, K_WIN_MIN,
+ K_WORLDS, K_ROLLOUTS, N_K) = range(10)
+
+
+def _vector(k: ManilleKnobs) -> np.ndarray:
+    v = np.zeros(N_K, dtype=np.int64)
+    v[K_VARIANT] = VARIANTS.index(k.variant)
+    v[K_TARGET] = k.target
+    v[K_TRICK_POINT] = k.trick_point
+    v[K_MARK_FULL] = k.mark == "full"
+    v[K_TWO_IN_A_ROW] = k.two_in_a_row_end
+    v[K_MAX_DEALS] = k.max_deals
+    v[K_WIN_MIN] = k.win_min_points
+    v[K_WORLDS] = k.search_worlds
+    v[K_ROLLOUTS] = k.search_rollouts
+    return v
+
+
+def rules_for(k: ManilleKnobs) -> np.ndarray:
+    """Obligations of play as ``simlab.tricks`` rule flags: follow suit, overplay in suit
+    while no trump is on the trick; void -> trump unless a partner is winning; a trump on
+    the trick must be overtrumped if able, otherwise discard freely (no undertrump); no
+    overtrump obligation when exempt because the partner is winning. A trump lead is an
+    ordinary suit (``raise_trump_lead=False``): following it, the overplay obligation and
+    its partner exemption are those of ``must_overplay_in_suit`` and
+    ``partner_overplay_exempt``."""
+    partner = PARTNER_ANY if k.partner_exception == "any_partner" else PARTNER_LEADER_ONLY
+    return make_rules(must_trump=True, partner_exempt=partner, must_overtrump=True,
+                      undertrump=False, overtrump_partner=False,
+                      must_beat_led=k.must_overplay_in_suit,
+                      beat_led_partner_exempt=k.partner_overplay_exempt,
+                      raise_trump_lead=False)
+
+
+def tables(knobs: ManilleKnobs | None = None) -> TrickTables:
+    """Trick tables: Manille ranks and counts trumps like plain cards."""
+    return trick_tables(DECK.suit, STRENGTH, STRENGTH, POINTS, POINTS)
+
+
+# --- result columns -----------------------------------------------------------------
+(C_DEAL, C_DEALER, C_ANNULLED, C_SCORE, C_TRICKS, C_TPTS, C_TRUMP, C_TURNED, C_TEAM_PTS,
+ C_VOID, C_WIN_TEAM, C_DEALER_WON) = (0, 1, 2, 3, 7, 11, 15, 16, 17, 19, 20, 21)
+N_DEAL_COLS = 22
+
+
+def deal_columns(_: ManilleKnobs | None = None) -> list[Column]:
+    cols = [Column("deal"), Column("dealer"),
+            Column("annulled", BOOL, help="always false (renonce is not simulated)")]
+    cols += [Column(f"score_s{i}", help="points the seat's team marks this deal")
+             for i in range(4)]
+    cols += [Column(f"tricks_s{i}") for i in range(4)]
+    cols += [Column(f"trick_points_s{i}", help="card points captured (without the "
+                    "per-trick point)") for i in range(4)]
+    cols += [Column("trump", SUITS), Column("turned_card", DECK.labels,
+                                            help="the dealer's last card, turned for trump"),
+             Column("team_points_t0", help="cards + tricks of seats 0 and 2"),
+             Column("team_points_t1", help="cards + tricks of seats 1 and 3"),
+             Column("void_deal", BOOL, help="tie (34-34): nobody marks"),
+             Column("winning_team", help="-1 on a void deal"),
+             Column("dealer_team_won", BOOL)]
+    assert len(cols) == N_DEAL_COLS
+    return cols
+
+
+(M_MATCH, M_FIRST, M_WINNER, M_N_DEALS, M_FINAL, M_N_VOID, M_BY_TWO, M_TWO_FIRST,
+ M_TWO_DEAL, M_CAPPED) = (0, 1, 2, 3, 4, 8, 9, 10, 11, 12)
+N_MATCH_COLS = 13
+
+
+def match_columns(_: ManilleKnobs | None = None) -> list[Column]:
+    cols = [Column("match"), Column("first_dealer"),
+            Column("winner", help="team 0/1, -1 if capped"), Column("n_deals")]
+    cols += [Column(f"final_score_s{i}") for i in range(4)]
+    cols += [Column("n_void", help="void (tied) deals"),
+             Column("ended_by_two_in_a_row", BOOL,
+                    help="won by two consecutive deals before reaching the target"),
+             Column("two_in_a_row_first", BOOL,
+                    help="a team won two consecutive deals before either reached the target "
+                         "(whatever two_in_a_row_end says): that end would have come first"),
+             Column("two_in_a_row_deal", help="the deal at which that happened (1 = first "
+                    "deal), -1 if it did not"),
+             Column("capped", BOOL)]
+    assert len(cols) == N_MATCH_COLS
+    return cols
+
+
+# --- the state of a deal ----------------------------------------------------------------
+P_PLAY, P_DONE = 0, 1
+MAX_MOVES = HAND
+(S_PHASE, S_DEALER, S_TO_MOVE, S_PLY, S_TURNED, S_TRUMP, S_LEADER, S_LED, S_WIN, S_WIN_SEAT,
+ S_ON_TABLE, S_N_TABLE, S_TRICK, S_GONE) = range(14)
+S_HAND = 14  # 4 slots: each seat's hand (card mask)
+S_TRICKS = 18  # 4 slots: tricks won per seat
+S_TPTS = 22  # 4 slots: card points won per seat
+S_HIST = 26  # 32 slots: the cards played, in order (the first leader is the dealer's left)
+N_STATE = 58
+
+
+@hot
+def hand_of(state: np.ndarray, p: int) -> np.uint64:
+    return np.uint64(state[S_HAND + p])
+
+
+@hot
+def deal(state: np.ndarray, deck: np.ndarray, dealer: int, dealt: np.ndarray) -> None:
+    """8 cards each in packets of 2, clockwise from the dealer's left (``dealt[p]``: card
+    ids in dealing order); the last card dealt (the dealer's 8th) is turned and gives
+    trump; the dealer's left leads the first trick."""
+    for i in range(N_STATE):
+        state[i] = 0
+    state[S_DEALER] = dealer
+    pos = 0
+    for packet in range(HAND // PACKET):
+        for k in range(4):
+            p = (dealer + 1 + k) % 4
+            h = hand_of(state, p)
+            for i in range(PACKET):
+                dealt[p, packet * PACKET + i] = deck[pos]
+                h |= bit(deck[pos])
+                pos += 1
+            state[S_HAND + p] = np.int64(h)
+    state[S_TURNED] = deck[pos - 1]
+    state[S_TRUMP] = choose_trump(deck[pos - 1])
+    state[S_PHASE] = P_PLAY
+    state[S_LEADER] = (dealer + 1) % 4
+    state[S_TO_MOVE] = (dealer + 1) % 4
+    state[S_LED] = -1
+    state[S_WIN] = -1
+    state[S_WIN_SEAT] = -1
+
+
+@hot
+def choose_trump(turned: int) -> int:
+    """Classic: the suit of the turned card (the last card dealt; the dealer keeps it)."""
+    return turned // 8
+
+
+# --- card play: 8 tricks ----------------------------------------------------------------
+# legal_cards_now and play_card (and the heuristic's card choice) are inlined into the
+# kernels' loops at numba IR level: the heuristic run measured 1.3-1.5x faster so.
+@hot_inline
+def legal_cards_now(state: np.ndarray, rules: np.ndarray, suit_of: np.ndarray,
+                    suit_mask: np.ndarray, excuse_mask: np.uint64, above_t: np.ndarray) -> np.uint64:
+    """The cards the player to move may play (a mask): see ``rules_for``. ``above_t`` is the
+    row of ``tables().above`` for the deal's trump (``trump + 1``)."""
+    p = state[S_TO_MOVE]
+    pw = partner_winning(state[S_WIN], state[S_WIN_SEAT], state[S_LEADER], p, TEAM_OF,
+                         rules[R_PARTNER_EXEMPT])
+    return legal_cards(hand_of(state, p), state[S_LED], state[S_WIN], pw, state[S_TRUMP],
+                       suit_of, suit_mask, excuse_mask, above_t, rules)
+
+
+@hot_inline
+def play_card(state: np.ndarray, c: int, suit_of: np.ndarray, points_t: np.ndarray,
+              above_t: np.ndarray) -> None:
+    """The player to move plays card ``c``; a full trick goes to its winner, who leads the
+    next. ``points_t``, ``above_t``: the trump's rows of ``tables()``."""
+    p = state[S_TO_MOVE]
+    state[S_HAND + p] = np.int64(hand_of(state, p) & ~bit(c))
+    state[S_GONE] = np.int64(np.uint64(state[S_GONE]) | bit(c))
+    state[S_HIST + state[S_TRICK] * 4 + state[S_N_TABLE]] = c
+    state[S_PLY] += 1
+    state[S_ON_TABLE] += points_t[c]
+    led, win, win_seat = update_trick(c, p, state[S_LED], state[S_WIN], state[S_WIN_SEAT],
+                                      state[S_TRUMP], suit_of, above_t)
+    n_table = state[S_N_TABLE] + 1
+    if n_table < 4:
+        state[S_LED] = led
+        state[S_WIN] = win
+        state[S_WIN_SEAT] = win_seat
+        state[S_N_TABLE] = n_table
+        state[S_TO_MOVE] = (p + 1) % 4
+        return
+    state[S_TRICKS + win_seat] += 1
+    state[S_TPTS + win_seat] += state[S_ON_TABLE]
+    state[S_TRICK] += 1
+    state[S_LEADER] = win_seat
+    state[S_TO_MOVE] = win_seat
+    state[S_LED] = -1
+    state[S_WIN] = -1
+    state[S_WIN_SEAT] = -1
+    state[S_ON_TABLE] = 0
+    state[S_N_TABLE] = 0
+    if state[S_TRICK] == HAND:
+        state[S_PHASE] = P_DONE
+
+
+@hot
+def to_move(state: np.ndarray) -> int:
+    """The seat to play, -1 when the deal is over."""
+    return -1 if state[S_PHASE] == P_DONE else state[S_TO_MOVE]
+
+
+@hot
+def legal_moves(state: np.ndarray, rules: np.ndarray, tb: tuple, out: np.ndarray) -> int:
+    """The legal cards of the player to move, ascending (``tb``: ``tables().kernel_args()``);
+    returns how many."""
+    if state[S_PHASE] == P_DONE:
+        return 0
+    return cards_of(legal_cards_now(state, rules, tb[0], tb[1], tb[2], tb[5][state[S_TRUMP] + 1]),
+                    out)
+
+
+@hot
+def apply_move(state: np.ndarray, c: int, tb: tuple) -> None:
+    t = state[S_TRUMP] + 1
+    play_card(state, c, tb[0], tb[4][t], tb[5][t])
+
+
+# --- scoring -----------------------------------------------------------------------------------
+@hot
+def score_deal(cards0: int, tricks0: int, cards1: int, tricks1: int, trick_point: int,
+               mark_full: bool) -> tuple[int, int, int, int, int]:
+    """(team points 0, team points 1, marked by team 0, marked by team 1, winning team).
+
+    Team points = card points + trick_point per trick (68 in all with the defaults). A tie
+    (34-34) is a void deal: nobody marks, winning team -1. Otherwise the team with more
+    points (>= 35) wins and marks its points over half the deal (or all of them with
+    ``mark_full``); the loser marks 0."""
+    p0 = cards0 + tricks0 * trick_point
+    p1 = cards1 + tricks1 * trick_point
+    half = (p0 + p1) // 2
+    if p0 == p1:
+        return p0, p1, 0, 0, -1
+    if p0 > p1:
+        return p0, p1, p0 if mark_full else p0 - half, 0, 0
+    return p0, p1, 0, p1 if mark_full else p1 - half, 1
+
+
+@hot
+def team_marks(state: np.ndarray, kv: np.ndarray) -> tuple[int, int]:
+    """What team 0 and team 1 mark for a finished deal."""
+    pts0, pts1, mark0, mark1, win_team = score_deal(
+        state[S_TPTS] + state[S_TPTS + 2], state[S_TRICKS] + state[S_TRICKS + 2],
+        state[S_TPTS + 1] + state[S_TPTS + 3], state[S_TRICKS + 1] + state[S_TRICKS + 3],
+        kv[K_TRICK_POINT], kv[K_MARK_FULL] != 0)
+    return mark0, mark1
+
+
+@hot
+def write_row(state: np.ndarray, kv: np.ndarray, row: np.ndarray) -> None:
+    """Deal columns from C_ANNULLED on, for a finished deal."""
+    dealer = state[S_DEALER]
+    row[C_ANNULLED] = 0
+    row[C_TRUMP] = state[S_TRUMP]
+    row[C_TURNED] = state[S_TURNED]
+    for p in range(4):
+        row[C_TRICKS + p] = state[S_TRICKS + p]
+        row[C_TPTS + p] = state[S_TPTS + p]
+    pts0, pts1, mark0, mark1, win_team = score_deal(
+        state[S_TPTS] + state[S_TPTS + 2], state[S_TRICKS] + state[S_TRICKS + 2],
+        state[S_TPTS + 1] + state[S_TPTS + 3], state[S_TRICKS + 1] + state[S_TRICKS + 3],
+        kv[K_TRICK_POINT], kv[K_MARK_FULL] != 0)
+    row[C_TEAM_PTS] = pts0
+    row[C_TEAM_PTS + 1] = pts1
+    row[C_VOID] = win_team < 0
+    row[C_WIN_TEAM] = win_team
+    row[C_DEALER_WON] = win_team == TEAM_OF[dealer]
+    for p in range(4):
+        row[C_SCORE + p] = mark0 if TEAM_OF[p] == 0 else mark1

@@ -20,6 +20,10 @@ from simlab.knobs import SimlabError, load_variant
 
 # `make fuzz` multiplies the examples (and hypothesis draws random seeds there, see conftest.py)
 FUZZ_SCALE = int(os.environ.get("SIMLAB_FUZZ_SCALE", "1"))
+# The boundscheck child recompiles every kernel in a private cache; compiling the search
+# kernels too would double its time; each game's search tests run them compiled and as pure
+# Python (NUMBA_DISABLE_JIT=1).
+BOUNDSCHECK_CHILD = os.environ.get("SIMLAB_BOUNDSCHECK_CHILD") == "1"
 GAMES = ("belote", "manille", "tarot", "tarot_4_saisons", "tarot_double_detente", "president",
          "rami")
 
@@ -112,8 +116,14 @@ def check_invariants(game: str, knobs, frame: pl.DataFrame, level: str) -> None:
 def test_random_knobs_run_or_are_rejected(game, data):
     params = data.draw(variants(game))
     level = data.draw(st.sampled_from(["deal", "deal", "match"]))
-    policies = data.draw(st.sampled_from(["heuristic", "random", "heuristic,random,random,heuristic"]))
+    searching = ["search", "search,heuristic,random,heuristic"] if not BOUNDSCHECK_CHILD else []
+    policies = data.draw(st.sampled_from(["heuristic", "random", "heuristic,random,random,heuristic",
+                                          *searching]))
     n = data.draw(st.integers(1, 30 if level == "deal" else 2))
+    if "search" in policies:  # the smallest budget: the search path, not its strength, is checked
+        names = get_game(game).knobs.names()
+        params.update({k: 1 for k in ("search_worlds", "search_bid_worlds", "search_discards") if k in names})
+        n = min(n, 3 if level == "deal" else 1)
     try:
         frame = simlab.simulate(game, n, seed=data.draw(st.integers(0, 2**63 - 1)), params=params,
                                 policies=policies, level=level)
@@ -144,7 +154,7 @@ def test_random_toml_is_accepted_or_rejected_cleanly(tmp_path_factory, text):
         assert str(e) and "\n" not in str(e)
 
 
-@pytest.mark.skipif(os.environ.get("SIMLAB_BOUNDSCHECK_CHILD") == "1", reason="already the child")
+@pytest.mark.skipif(BOUNDSCHECK_CHILD, reason="already the child")
 def test_property_run_with_numba_boundscheck(tmp_path):
     """The same property test once more with NUMBA_BOUNDSCHECK=1 (out-of-bounds accesses
     in kernels raise IndexError), compiled into a private cache."""

@@ -32,7 +32,8 @@ _TWO32 = np.uint64(1 << 32)
 SHUFFLE = 0
 POLICY = 1
 SETUP = 2  # e.g. who deals first in a match
-SEARCH = 3  # the search player's sampled worlds and playouts (simlab/search.py)
+# 3: Tarot double détente's fault draws (its own constant, kept for its existing runs)
+SEARCH = 4  # the search player's sampled worlds and playouts (simlab/search.py)
 
 
 @hot

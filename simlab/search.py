@@ -65,7 +65,9 @@ def decision_stream(seed: np.uint64, index: np.int64, sub: np.int64, seat: np.in
     ``sub`` within a match (0 for single deals), the seat, and the decision's ply (moves
     made so far in the deal). Separate from the shuffle and policy streams, so a search
     seat never shifts anybody else's draws."""
-    return rng.stream(seed, index, (sub * 16 + seat) * 4096 + ply, rng.SEARCH)
+    h = rng.stream(seed, index, sub, rng.SEARCH)
+    h = rng.mix64(h ^ (np.uint64(seat + 1) * rng.GOLDEN))
+    return rng.mix64(h ^ np.uint64(ply + 1))  # hashed, not packed: no bound on seats or plies
 
 
 @hot
@@ -102,48 +104,52 @@ def sample_owners(state: np.uint64, allowed: np.ndarray, capacity: np.ndarray, n
     only when no deal fits the constraints. ``work``: int64 scratch of
     :func:`work_size` (n_cards, n_slots). n_slots <= MAX_SLOTS.
 
-    Cards are visited in a random order and each goes to a slot drawn with probability
-    proportional to the room left, among the slots that keep the rest dealable (Hall's
-    condition). Without constraints this is exactly a uniform random deal; with them
-    every world respects them."""
+    The constrained cards (not allowed everywhere) go first, in a random order, each to
+    a slot drawn with probability proportional to the room left among the slots that
+    keep the rest dealable (Hall's condition); the cards allowed everywhere then fill the
+    room left uniformly at random, which needs no check (most hidden cards are of that
+    kind, and the checks are what costs). Without constraints this is exactly a uniform
+    random deal; with them every world respects them."""
     full = 1 << n_slots
+    all_slots = full - 1
     cnt = work[:full]
     sums = work[full:2 * full]
     cap = work[2 * full:2 * full + n_slots]
     order = work[2 * full + n_slots:2 * full + n_slots + n_cards]
-    all_slots = full - 1
-    constrained = False
-    for t in range(full):
-        cnt[t] = 0
     total = 0
     for s in range(n_slots):
         cap[s] = capacity[s]
         total += capacity[s]
     if total != n_cards:
         return state, False
+    for t in range(full):
+        cnt[t] = 0
+    n_con = 0  # constrained cards first in ``order``, the free ones after them
     for i in range(n_cards):
         a = allowed[i] & all_slots
         cnt[a] += 1
         if a != all_slots:
-            constrained = True
-        order[i] = i
-    if constrained and not _feasible(cap, cnt, sums, n_slots):
+            order[n_con] = i
+            n_con += 1
+    k = n_con
+    for i in range(n_cards):
+        if allowed[i] & all_slots == all_slots:
+            order[k] = i
+            k += 1
+    if n_con > 0 and not _feasible(cap, cnt, sums, n_slots):
         return state, False
-    state = rng.shuffle(state, order, n_cards)
-    for k in range(n_cards):
-        i = order[k]
+    state = rng.shuffle(state, order, n_con)
+    for j in range(n_con):
+        i = order[j]
         a = allowed[i] & all_slots
         cnt[a] -= 1
-        # room of each slot that may take the card and keeps the rest dealable
         room_total = 0
         feasible_mask = 0
         for s in range(n_slots):
             if a >> s & 1 and cap[s] > 0:
-                ok = True
-                if constrained:
-                    cap[s] -= 1
-                    ok = _feasible(cap, cnt, sums, n_slots)
-                    cap[s] += 1
+                cap[s] -= 1
+                ok = _feasible(cap, cnt, sums, n_slots)
+                cap[s] += 1
                 if ok:
                     feasible_mask |= 1 << s
                     room_total += cap[s]
@@ -157,6 +163,14 @@ def sample_owners(state: np.uint64, allowed: np.ndarray, capacity: np.ndarray, n
                     cap[s] -= 1
                     break
                 x -= cap[s]
+    free = order[n_con:n_cards]
+    state = rng.shuffle(state, free, n_cards - n_con)
+    s = 0
+    for j in range(n_cards - n_con):
+        while cap[s] == 0:
+            s += 1
+        owner[free[j]] = s
+        cap[s] -= 1
     return state, True
 
 

@@ -7,8 +7,8 @@ Where things are:
   Belote-Rebelote, card play, scoring: the rulebook;
 * ``players.py`` — the heuristic and random players, what a seat sees, the worlds
   consistent with it and the search player (``--policy search``);
-* ``trickinfo.py`` — what any 4-seat, 32-card trick game reveals (voids and other
-  certain absences from the play; world sampling), shared with Manille;
+* ``simlab/trickinfo.py`` (shared with Manille) — what a play reveals (voids and other
+  certain absences) and world sampling;
 * ``kernels.py`` — the batch kernels and the runner's ``run_deals`` / ``run_matches``;
 * ``questions.py`` — the catalogue's balance questions as metrics.
 

@@ -68,8 +68,8 @@ from simlab.games.belote.rules import (
     play_card,
     team_marks,
 )
-from simlab.games.belote.trickinfo import play_exclusions, sample_places
 from simlab.jit import batch, hot, hot_inline
+from simlab.trickinfo import play_exclusions, sample_places
 from simlab.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, has, is_master, lowest
 
 ACES = np.uint64(sum(1 << (s * 8 + RA) for s in range(4)))

@@ -20,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 
 from simlab import search
-from simlab.games.belote.trickinfo import play_exclusions, sample_places
 from simlab.games.manille.rules import (
     ALL_CARDS,
     K_ROLLOUTS,
@@ -53,6 +52,7 @@ from simlab.games.manille.rules import (
     team_marks,
 )
 from simlab.jit import batch, hot, hot_inline
+from simlab.trickinfo import play_exclusions, sample_places
 from simlab.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, is_master, lowest
 
 

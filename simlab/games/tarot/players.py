@@ -10,8 +10,8 @@
   high trumps revealed by the play, the called card; everything else is hidden;
 * the search player (``--policy search``, :func:`search_move`, :func:`search_ecart`):
   determinized Monte Carlo over worlds sampled from the seat's information
-  (:func:`sample_world`; :func:`draw_places` is ``search.sample_owners`` with a fast
-  path for the cards allowed everywhere), each legal move played out with heuristic
+  (:func:`sample_world`, dealing through ``search.sample_owners``), each legal move
+  played out with heuristic
   players (:func:`playout`); the écart compares a few candidate écarts
   (:func:`ecart_candidates`). The shared pieces are in ``simlab/search.py``.
 
@@ -424,7 +424,7 @@ def playout(S: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> None
 
 
 # --- what a seat sees ------------------------------------------------------------------------
-SAMPLER_WORK = search.work_size(N_CARDS)  # scratch of draw_places (as search.sample_owners)
+SAMPLER_WORK = search.work_size(N_CARDS)  # scratch of search.sample_owners
 PILE = -1  # the hidden place that is not a hand: the unseen chien, or the écart
 
 
@@ -535,100 +535,6 @@ def new_search_work() -> tuple:
 
 
 @hot
-def hall_ok(cap: np.ndarray, cnt: np.ndarray, sums: np.ndarray, n_slots: int) -> bool:
-    """Hall's condition (as ``search._feasible``): for every set T of places, the cards
-    that may only go into T fit in T's remaining room. ``cnt[T]``: cards allowed in
-    exactly T."""
-    full = 1 << n_slots
-    for t in range(full):
-        sums[t] = cnt[t]
-    for b in range(n_slots):  # subset sums (zeta transform)
-        bb = 1 << b
-        for t in range(full):
-            if t & bb:
-                sums[t] += sums[t ^ bb]
-    for t in range(1, full):
-        room = 0
-        for s in range(n_slots):
-            if t >> s & 1:
-                room += cap[s]
-        if sums[t] > room:
-            return False
-    return True
-
-
-@hot
-def draw_places(state: np.uint64, allowed: np.ndarray, cap: np.ndarray, n_cards: int,
-                n_slots: int, owner: np.ndarray, work: np.ndarray) -> tuple[np.uint64, bool]:
-    """``search.sample_owners`` with a fast path: the constrained cards (not allowed
-    everywhere) are placed first, in random order, each to a place drawn in proportion to
-    its room among those that keep the rest dealable (Hall's condition); the cards
-    allowed everywhere then fill the room left uniformly at random, with no check needed.
-    Most hidden cards are unconstrained, and the checks are what costs. ``cap`` is
-    consumed; ``work`` as for ``search.sample_owners``."""
-    full = 1 << n_slots
-    all_slots = full - 1
-    cnt = work[:full]
-    sums = work[full:2 * full]
-    order = work[2 * full + n_slots:2 * full + n_slots + n_cards]
-    total = 0
-    for s in range(n_slots):
-        total += cap[s]
-    if total != n_cards:
-        return state, False
-    for t in range(full):
-        cnt[t] = 0
-    n_con = 0
-    for i in range(n_cards):
-        a = allowed[i] & all_slots
-        cnt[a] += 1
-        if a != all_slots:
-            order[n_con] = i
-            n_con += 1
-    k = n_con
-    for i in range(n_cards):
-        if allowed[i] & all_slots == all_slots:
-            order[k] = i
-            k += 1
-    if n_con > 0 and not hall_ok(cap, cnt, sums, n_slots):
-        return state, False
-    state = rng.shuffle(state, order, n_con)
-    for j in range(n_con):
-        i = order[j]
-        a = allowed[i] & all_slots
-        cnt[a] -= 1
-        room_total = 0
-        feasible_mask = 0
-        for s in range(n_slots):
-            if a >> s & 1 and cap[s] > 0:
-                cap[s] -= 1
-                ok = hall_ok(cap, cnt, sums, n_slots)
-                cap[s] += 1
-                if ok:
-                    feasible_mask |= 1 << s
-                    room_total += cap[s]
-        if room_total == 0:
-            return state, False
-        state, x = rng.below(state, room_total)
-        for s in range(n_slots):
-            if feasible_mask >> s & 1:
-                if x < cap[s]:
-                    owner[i] = s
-                    cap[s] -= 1
-                    break
-                x -= cap[s]
-    free = order[n_con:n_cards]
-    state = rng.shuffle(state, free, n_cards - n_con)
-    s = 0
-    for j in range(n_cards - n_con):
-        while cap[s] == 0:
-            s += 1
-        owner[free[j]] = s
-        cap[s] -= 1
-    return state, True
-
-
-@hot
 def sample_world(S: np.ndarray, seat: int, kv: np.ndarray, stream: np.uint64,
                  W: np.ndarray, sw: tuple) -> tuple[np.uint64, bool]:
     """A world for ``seat``: a copy of ``S`` whose hidden cards are re-dealt at random
@@ -643,7 +549,7 @@ def deal_world(S: np.ndarray, n_cards: int, n_slots: int, stream: np.uint64, W: 
                sw: tuple) -> tuple[np.uint64, bool]:
     """:func:`sample_world` once the seat's information is in ``sw`` (computed once per
     decision): cards with one possible place go there, the rest through
-    :func:`draw_places`. The 5-player partner is then whoever holds the called card in
+    ``search.sample_owners``. The 5-player partner is then whoever holds the called card in
     this world, unless it is public already. Returns (stream, ok)."""
     (_, _, _, cards, allowed, capacity, places, owner, free, free_allowed, drawn, work, _,
      room) = sw
@@ -667,7 +573,7 @@ def deal_world(S: np.ndarray, n_cards: int, n_slots: int, stream: np.uint64, W: 
     for s in range(n_slots):
         if room[s] < 0:
             return stream, False
-    stream, ok = draw_places(stream, free_allowed, room, n_free, n_slots, drawn, work)
+    stream, ok = search.sample_owners(stream, free_allowed, room, n_free, n_slots, drawn, work)
     if not ok:
         return stream, False
     for j in range(n_free):

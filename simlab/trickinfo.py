@@ -1,6 +1,5 @@
-"""What a seat knows in a 4-seat, 32-card trick game (Belote, Manille), and the worlds
-consistent with it. Candidate for a shared module (``simlab/trickinfo.py``): nothing
-here is specific to Belote.
+"""What a seat knows in a trick game played with one-word card sets (Belote, Manille),
+and the worlds consistent with it: shared by the games' search players.
 
 A seat sees its own hand, every card played and by whom, the trick on the table and the
 public cards of its game (Belote: the turned card, which goes to the taker). A play also

@@ -154,7 +154,9 @@ def plan(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
     if chunk_size is None:
         chunk = DEFAULT_CHUNK[level]
         if workers > 1:
-            chunk = min(chunk, max(MIN_AUTO_CHUNK[level], math.ceil(n / (4 * workers))))
+            # a search seat makes a deal ~1000x slower: small chunks still pay for their overhead
+            least = MIN_AUTO_CHUNK[level] // (100 if "search" in names else 1)
+            chunk = min(chunk, max(least, math.ceil(n / (4 * workers))))
     else:
         chunk = int(chunk_size)
     chunk = min(chunk, n)

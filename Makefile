@@ -19,9 +19,11 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check simlab tests
 	$(PY) -m pytest
 
-# random exploration (not in CI): hypothesis with random seeds and more examples
+# random exploration (not in CI): hypothesis with random seeds and more examples, the
+# property test once more under NUMBA_BOUNDSCHECK, and the large coverage tests
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz SIMLAB_FUZZ_SCALE=10 $(PY) -m pytest tests/test_properties.py
+	HYPOTHESIS_PROFILE=fuzz SIMLAB_FUZZ_SCALE=10 SIMLAB_BOUNDSCHECK=1 SIMLAB_SLOW=1 \
+		$(PY) -m pytest tests/test_properties.py tests/test_cli_fuzz.py tests/test_coverage.py
 
 bench: $(STAMP)
 	$(VENV)/bin/simlab bench

@@ -197,6 +197,9 @@ def test_worked_examples(team):
     # Dedans keeps the takers' belote by default; knob gives it to the defence.
     assert result(team, 60, 102, bel_t=20) == (20, 162, 0, 0, False)
     assert result(team, 60, 102, bel_t=20, belote_kept_when_dedans=False) == (0, 182, 0, 0, False)
+    # The takers' capot (250) yet dedans on the defence's announcements (270 > 250): the
+    # defence marks "162 + every valid announcement" = 432, not 250 + 270 (issue 13 #2).
+    assert result(team, 162, 0, tricks_t=8, ann_d=270) == (0, 432, 0, 0, True)
     # Defence capot: the takers are dedans and the defence marks 250.
     assert result(team, 0, 162, tricks_t=0) == (0, 250, 0, 0, True)
     # Comparing cards only: 75 + 20 belote vs 87 is dedans.

@@ -13,6 +13,7 @@ from math import comb, sqrt
 import numpy as np
 import polars as pl
 
+import simlab
 from simlab.games import tarot_4_saisons as G
 from simlab.games.base import to_frame
 from simlab.tricks import update_trick
@@ -359,3 +360,24 @@ def test_pure_python_path_matches_compiled(tmp_path):
     fast = to_frame(o, G.deal_columns(K), G.DECK.labels, 3)
     assert pl.read_parquet(tmp_path / "slow.parquet").equals(fast)
     assert np.array_equal(np.load(tmp_path / "slow_m.npy"), G.run_matches(K, HEUR, 9, 0, 2).rows)
+
+
+def test_a_capot_cannot_be_contred():
+    """Seed: "Un capot ne se contre pas" (issue 13 #1). An announced capot's game is not
+    offered to the contre; an unannounced capot is paid without the contre's +2."""
+    st = np.zeros(G.S_ROW + len(G.deal_columns()) + 8, dtype=np.int64)
+    st[G.S_TAKER] = 1
+    game = 1 << G.GAME_BIT
+    assert G.contre_items(st, 1) & game  # an ordinary game may be contred
+    st[G.S_ROW + G.C_CONTRACTS + 1] = 1 << G.B_CAPOT
+    assert not G.contre_items(st, 1) & game  # an announced capot may not
+    f = simlab.simulate("tarot_4_saisons", 200_000, seed=3, jobs=1)
+    k = G.GAME.make_knobs()
+    taker_game = pl.when(pl.col("taker") == 0).then(pl.col("game_s0")).when(
+        pl.col("taker") == 1).then(pl.col("game_s1")).otherwise(pl.col("game_s2"))
+    capots = f.filter(pl.col("capot") & ~pl.col("capot_announced")).select(
+        taker_game.alias("game"), "stake", "game_contred")
+    contred = capots.filter(pl.col("game_contred"))
+    assert contred.height >= 1  # the sample holds the case, so the check can fail
+    base = capots["stake"] - capots["game_contred"].cast(pl.Int32) * k.contre_add
+    assert (capots["game"] == k.capot_mult * base).all()

@@ -503,6 +503,7 @@ def deal_result(takers_team: int, cards0: int, cards1: int, tricks0: int, ann0: 
     Returns (takers' mark, defence's mark, made, litige reserve, capot, T, D, flipped)
     where T and D are the totals compared and ``flipped`` says announcements/belote
     decided the contract (cards alone would have given the other outcome)."""
+    pack = cards0 + cards1  # the deal's card points (162 with the seed's tables)
     capot = False
     if tricks0 == 8:  # capot: the whole deal is worth capot_total
         cards0 = kv[K_CAPOT]
@@ -525,7 +526,11 @@ def deal_result(takers_team: int, cards0: int, cards1: int, tricks0: int, ann0: 
         made = 0
         kept = b_t if kv[K_BELOTE_KEPT] else 0
         mark_t = kept
-        mark_d = c_t + c_d + a_t + a_d + b_d + b_t - kept
+        # "162 + every valid announcement": a capot the takers made (yet dedans on the
+        # defence's announcements) hands the defence the deal's points, not capot_total
+        takers_capot = capot and (tricks0 == 8) == (takers_team == 0)
+        cards = pack if takers_capot else c_t + c_d
+        mark_d = cards + a_t + a_d + b_d + b_t - kept
     else:  # litige: the takers' points wait for the next deal's winner (or are lost)
         made = 0
         mark_t = 0

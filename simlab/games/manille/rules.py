@@ -363,6 +363,7 @@ def write_row(state: np.ndarray, kv: np.ndarray, row: np.ndarray) -> None:
     row[C_TEAM_PTS] = pts0
     row[C_TEAM_PTS + 1] = pts1
     row[C_VOID] = win_team < 0
+    row[C_ANNULLED] = win_team < 0  # seed: on a 34-34 tie "le tour est annulé"
     row[C_WIN_TEAM] = win_team
     row[C_DEALER_WON] = win_team == TEAM_OF[dealer]
     for p in range(4):

@@ -55,7 +55,9 @@ Not simulated (deviations):
   the chien (the chien is scored as card points, per the bid);
 * the all-pass carry bonus exists at match level only (deals are independent rows); an
   annulled (no-trump) deal keeps a pending carry;
-* a contre on the game adds to the stake before any multiplier (simple x2, capot x4/x8);
+* a contre on the game adds to the stake before the simple x2 multiplier; a capot cannot be
+  contred (seed: "Un capot ne se contre pas"): an announced capot's game is not offered
+  to the contre, and an unannounced capot is paid on the stake without the contre;
 * heuristic: contracts are chosen from the hand alone and play does not steer toward
   them (most contracted Petit au bout fail); the taker never announces a capot while
   holding the Excuse (it never wins a trick, so a capot is then impossible).
@@ -825,7 +827,8 @@ def contre_items(st: np.ndarray, q: int) -> int:
     """What may still be contred of seat ``q``: its contracts but a capot, and the game if
     ``q`` is the taker, less what is contred already."""
     items = st[S_ROW + C_CONTRACTS + q] & ~(1 << B_CAPOT)
-    if q == st[S_TAKER]:
+    # seed: "Un capot ne se contre pas": a game whose capot is announced cannot be contred
+    if q == st[S_TAKER] and not (st[S_ROW + C_CONTRACTS + q] >> B_CAPOT) & 1:
         items |= 1 << GAME_BIT
     return items & ~st[S_XBITS + q]
 
@@ -1201,9 +1204,12 @@ def score_deal(st: np.ndarray, cs: np.ndarray, kv: np.ndarray) -> None:
     capot_ann = st[row + C_CAPOT_ANN] == 1
     st[row + C_CAPOT] = capot
     cm = 0
+    game_stake = stake
     if capot:
         cm = kv[K_CAPOT_ANN] if capot_ann else kv[K_CAPOT]
-    made, mark_t, mark_o = game_result(clear, stake, taker_pts, counted_points(st, o1),
+        # "un capot ne se contre pas": a contre on the game never raises a capot's payment
+        game_stake = stake - (kv[K_CONTRE] if st[row + C_GCONTRE] else 0)
+    made, mark_t, mark_o = game_result(clear, game_stake, taker_pts, counted_points(st, o1),
                                        counted_points(st, o2), cm, kv)
     st[row + C_MADE] = made
     st[row + C_GAME + taker] = mark_t

@@ -19,7 +19,19 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats as _sp
+
+
+class _LazyScipyStats:
+    """``scipy.stats``, imported on first use: it takes ~0.35 s, and a plain run that
+    prints no interval (or a worker process) should not pay it."""
+
+    def __getattr__(self, name: str):
+        from scipy import stats
+
+        return getattr(stats, name)
+
+
+_sp = _LazyScipyStats()
 
 DEFAULT_CONF = 0.95
 

@@ -130,3 +130,18 @@ def test_duel_same_policy_is_exactly_even_and_random_is_weaker(game):
     assert same.edge == 0 and same.n == 300
     weak = duplicate(game, "random", "heuristic", n=1_000, seed=2)
     assert weak.hi < 0 and not math.isnan(weak.lo)
+
+
+def test_bench_times_a_search_seat_and_duel_prints_the_edge(capsys):
+    from simlab.cli import main
+
+    assert main(["bench", "--games", "belote", "-n", "2000", "--jobs-list", "1", "--search-n", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "belote (1 search seat)" in out and "default search budget" in out
+    assert main(["bench", "--games", "belote", "--search-n", "-1"]) == 2
+    assert "--search-n must be >= 0" in capsys.readouterr().err
+    assert main(["duel", "belote", "-n", "200", "--seed", "1", "--x", "random"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("random vs heuristic in belote: -") and "n = 200 deals, paired" in out
+    assert main(["duel", "belote", "-n", "10", "--x", "smart"]) == 2
+    assert "valid policies: random, heuristic, search" in capsys.readouterr().err

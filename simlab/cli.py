@@ -34,6 +34,7 @@ from simlab.runner import (
     execute_to_dir,
     execute_to_parquet,
     is_run_dir,
+    last_processes,
     load,
     plan,
     read_manifest,
@@ -351,8 +352,8 @@ def _backend_from(args: argparse.Namespace) -> tuple[str, str | None]:
 
 def _plan_from(args: argparse.Namespace) -> Plan:
     jobs = args.jobs
-    if jobs is None:  # local runs: 1 process; a local dask cluster: every core
-        jobs = 1 if args.backend == "loky" else -1
+    if jobs is None:  # every core (short local runs stay in one process by themselves)
+        jobs = -1
     return plan(args.game, args.n, seed=args.seed, params=parse_assignments(args.set),
                 variant=args.variant, policies=args.policy, jobs=jobs, level=args.level,
                 chunk_size=args.chunk_size, record_hands=args.record_hands,
@@ -401,7 +402,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         lf = load(out)
     changed = p.knobs.changed()
     if backend == "loky":
-        where_text = f"jobs {p.jobs}"
+        used, why = last_processes()
+        where_text = f"jobs {p.jobs}" + (f" ({why})" if why and used != p.jobs else "")
     elif where is None:
         where_text = f"backend {backend} (local cluster of {p.jobs} workers)"
     else:
@@ -750,9 +752,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "e.g. search,heuristic,heuristic,heuristic (default heuristic; "
                         "search budget: --set search_worlds=W)")
     p.add_argument("--jobs", type=_jobs, default=None, metavar="J",
-                   help="worker processes; -1 or 'all' = every core (default 1; with "
-                        "--backend dask and no --scheduler: the size of the local cluster, "
-                        "default all cores; a running cluster uses all its workers)")
+                   help="processes; -1 or 'all' = every core (the default). A run with "
+                        "less than about 1 s of work stays in one process, and says so. With "
+                        "--backend dask and no --scheduler: the size of the local cluster; a "
+                        "running cluster uses all its workers")
     p.add_argument("--chunk-size", type=_count, default=None, metavar="C",
                    help="deals (matches) per chunk and per part file; bounds memory "
                         "(default 100000 deals / 5000 matches, smaller with several jobs)")

@@ -201,6 +201,9 @@ class _Executor:
     remote: bool
     workers: int  # cluster worker threads (loky: local workers)
     config: dict[str, Any]  # joblib.parallel_config arguments
+    # local runs: processes the last run used (1 when it was too short to pay for workers)
+    used: int | None = None
+    choice: str = ""  # why, in a few words, when it differs from the jobs asked for
 
 
 @contextlib.contextmanager
@@ -215,9 +218,8 @@ def executor(backend: str = "loky", scheduler: str | None = None, jobs: int = 1
     """
     check_backend(backend, scheduler)
     if backend == "loky":
-        # workers exit as soon as this process is gone (a SIGKILL must not leave orphans)
-        config = {"backend": "loky", "initializer": _watch_parent, "initargs": (os.getpid(),)}
-        yield _Executor("loky", jobs, remote=False, workers=jobs, config=config)
+        # local runs use simlab.pool's worker processes (started on demand, reused)
+        yield _Executor("loky", jobs, remote=False, workers=jobs, config={})
         return
     if backend == "dask":
         import logging
@@ -283,8 +285,10 @@ def _jit_disabled() -> bool:
 def _game_ref(g: Game) -> str | Game:
     """Registered games travel to workers by slug (cheap; their Game holds lambdas);
     other Game objects (tests, plug-ins) by value through cloudpickle."""
-    try:
-        if get_game(g.slug) is g:
+    from simlab.games import _MODULES
+
+    try:  # a game registered from outside simlab (a test) is unknown in a fresh worker
+        if _MODULES.get(g.slug, "").startswith("simlab.") and get_game(g.slug) is g:
             return g.slug
     except (SimlabError, ImportError, AttributeError):
         pass
@@ -395,47 +399,149 @@ def _tagged(i: int, fn: Any, *args: Any, **kwargs: Any) -> tuple[int, Any]:
     return i, fn(*args, **kwargs)
 
 
-def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
-               ) -> Iterator[tuple[int, Any]]:
-    """Run ``(i, fn, args, kwargs)`` tasks; yield ``(i, result)`` as each one finishes."""
+# A local run whose remaining work would take less than this on one core stays in one
+# process: starting a worker (interpreter, imports, numba cache) costs about 0.7 s.
+MIN_PARALLEL_SECONDS = 1.0
+
+
+def _min_parallel_seconds() -> float:
+    text = os.environ.get("SIMLAB_MIN_PARALLEL_SECONDS")
+    try:
+        return MIN_PARALLEL_SECONDS if text is None else max(0.0, float(text))
+    except ValueError:
+        return MIN_PARALLEL_SECONDS
+
+
+_LAST: list[_Executor] = []
+
+
+def last_processes() -> tuple[int | None, str]:
+    """(processes, why) of this process's latest local run: how many processes it used
+    and, when it used one although more jobs were allowed, the reason."""
+    return (_LAST[0].used, _LAST[0].choice) if _LAST else (None, "")
+
+
+def _run_local(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
+    return fn(*args, **kwargs)
+
+
+def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
+               local: Any = _run_local) -> Iterator[tuple[int, Any]]:
+    """Run ``(i, fn, args, kwargs)`` tasks; yield ``(i, result)`` as each one finishes.
+
+    Local runs with several jobs first run one task here, timed: if the rest would take
+    less than ``MIN_PARALLEL_SECONDS`` on one core, it stays here (``ex.used`` = 1);
+    otherwise ``jobs - 1`` worker processes share the rest with this process, which runs
+    a task (through ``local``) whenever no worker result is waiting."""
     if not tasks:
         return
-    if ex.backend == "loky" and (ex.n_jobs == 1 or len(tasks) == 1):
-        for i, fn, args, kwargs in tasks:
-            yield i, fn(*args, **kwargs)
+    if ex.backend == "loky":
+        ex.used = 1
+        _LAST[:] = [ex]
+        if ex.n_jobs == 1 or len(tasks) == 1:
+            for i, fn, args, kwargs in tasks:
+                yield i, local(i, fn, args, kwargs)
+            return
+        # numba loads (or compiles) the kernels here, outside the timing below
+        run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
+        i, fn, args, kwargs = tasks[0]
+        t0 = time.perf_counter()
+        yield i, local(i, fn, args, kwargs)
+        took = time.perf_counter() - t0
+        rest = tasks[1:]
+        first = max(1, args[-1])  # the count of the first chunk
+        left = took * sum(a[-1] for _, _, a, _ in rest) / first
+        if left < _min_parallel_seconds():
+            ex.choice = f"1 process: about {took + left:.1f} s of work"
+            for i, fn, args, kwargs in rest:
+                yield i, local(i, fn, args, kwargs)
+            return
+        from simlab import pool
+
+        workers = min(ex.n_jobs, len(rest) + 1) - 1
+        ex.used = workers + 1
+        if workers == 0:
+            yield from ((i, local(i, fn, a, kw)) for i, fn, a, kw in rest)
+            return
+        yield from pool.get(workers).run(rest, local=local)
         return
     from joblib import Parallel, delayed, parallel_config
 
-    if ex.backend == "loky":
-        # Warm-up in the parent: numba compiles (cache=True) once, workers load the cache.
-        run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
-        n_jobs = min(ex.n_jobs, len(tasks))
-    else:
-        n_jobs = -1
     with parallel_config(**ex.config):
-        pool = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
-        yield from pool(delayed(_tagged)(i, fn, *args, **kwargs) for i, fn, args, kwargs in tasks)
+        pool_ = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
+        yield from pool_(delayed(_tagged)(i, fn, *args, **kwargs) for i, fn, args, kwargs in tasks)
 
 
 def _chunk_args(p: Plan, ref: str | Game, start: int, count: int) -> tuple:
     return (ref, p.knobs, p.policies, p.seed, p.level, p.record_hands, start, count)
 
 
+def _chunk_ipc(game: str | Game, *args: Any, path: str, owner: int | None = None) -> str:
+    """Local worker task: write the chunk's frame to ``path`` (Arrow IPC: the fastest
+    format to write and read back) and return the path; pipes carry only names."""
+    frame = run_chunk(game, *args)
+    assert isinstance(frame, pl.DataFrame)
+    if _orphaned(owner):
+        os._exit(1)
+    frame.write_ipc(path)
+    return path
+
+
+def _scratch_dir() -> Path:
+    """A private folder for chunk files on their way to the parent; folders left by
+    killed runs (their process is gone) are removed first."""
+    import tempfile
+
+    base = Path(tempfile.gettempdir())
+    for old in base.glob("simlab-chunks-*"):
+        try:
+            pid = int(old.name.split("-")[2])
+            os.kill(pid, 0)
+        except (ValueError, IndexError):
+            continue
+        except ProcessLookupError:
+            shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue
+    return Path(tempfile.mkdtemp(prefix=f"simlab-chunks-{os.getpid()}-", dir=base))
+
+
 def _frames(p: Plan, ex: _Executor) -> Iterator[pl.DataFrame]:
     """The plan's chunks as frames, in order."""
-    ref = _game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
-    tasks = [(i, run_chunk, _chunk_args(p, ref, s, c), {}) for i, (s, c) in enumerate(p.chunks)]
-    if len(tasks) == 1 or (ex.backend == "loky" and ex.n_jobs == 1):
-        for _, frame in _run_tasks(p, ex, tasks):
-            yield frame
-        return
-    pending: dict[int, pl.DataFrame] = {}
-    nxt = 0
-    for i, frame in _run_tasks(p, ex, tasks):
-        pending[i] = frame
-        while nxt in pending:
-            yield pending.pop(nxt)
-            nxt += 1
+    remote = ex.remote
+    ref = _game_ref(p.game) if ex.n_jobs != 1 or remote else p.game
+    scratch = None if remote or ex.n_jobs == 1 or len(p.chunks) == 1 else _scratch_dir()
+    tasks = []
+    for i, (s, c) in enumerate(p.chunks):
+        args = _chunk_args(p, ref, s, c)
+        if scratch is None:
+            tasks.append((i, run_chunk, args, {}))
+        else:
+            tasks.append((i, _chunk_ipc, args, {"path": str(scratch / f"chunk-{i}.arrow"),
+                                                "owner": os.getpid()}))
+
+    def here(i: int, fn: Any, args: tuple, kwargs: dict) -> pl.DataFrame:
+        return run_chunk(*args)  # in this process: no file on the way
+
+    def frame_of(result: Any) -> pl.DataFrame:
+        if isinstance(result, pl.DataFrame):
+            return result
+        path = Path(result)
+        frame = pl.read_ipc(io.BytesIO(path.read_bytes()))  # in memory: no map of a file
+        path.unlink()
+        return frame
+
+    try:
+        pending: dict[int, pl.DataFrame] = {}
+        nxt = 0
+        for i, result in _run_tasks(p, ex, tasks, local=here):
+            pending[i] = frame_of(result)
+            while nxt in pending:
+                yield pending.pop(nxt)
+                nxt += 1
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 @dataclass(frozen=True)

@@ -315,7 +315,7 @@ def test_unwritable_output_is_one_line(tmp_path, monkeypatch, capsys, fake):
 
 
 def dies_in_worker(knobs, policies, seed, start, count, record_hands=False):
-    if start == 60 and os.environ.get("SIMLAB_TEST_PARENT") != str(os.getpid()):
+    if start > 1 and os.environ.get("SIMLAB_TEST_PARENT") != str(os.getpid()):
         os._exit(1)  # a worker process killed mid-chunk
     return fake_run_deals(knobs, policies, seed, start, count, record_hands)
 
@@ -324,10 +324,11 @@ def test_killed_worker_keeps_finished_chunks(tmp_path, monkeypatch):
     monkeypatch.setenv("SIMLAB_TEST_PARENT", str(os.getpid()))
     out = tmp_path / "run"
     game = Game(**{**FAKE.__dict__, "run_deals": dies_in_worker})
-    with pytest.raises(RunInterrupted, match="finished chunks are kept"):
+    # the worker dies on its first chunk; this process runs the first chunk (and maybe more)
+    with pytest.raises(RunInterrupted, match="a worker process died.*finished chunks are kept"):
         run_to_parquet(out, game, 100, seed=2, chunk_size=10, jobs=2, progress=False)
     m = check_consistent(out)
-    assert not m["complete"] and 60 not in [e["start"] for e in m["chunks"]]
+    assert not m["complete"] and 1 <= len(m["chunks"]) < 10 and m["chunks"][0]["start"] == 0
     run_to_parquet(out, FAKE, 100, seed=2, chunk_size=10, jobs=2, progress=False)
     assert load(out).collect().equals(simulate(FAKE, 100, seed=2))
 

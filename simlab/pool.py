@@ -1,0 +1,223 @@
+"""Worker processes for local parallel runs, and the parent's share of the work.
+
+Why not joblib's loky here: a killed loky run leaves named semaphores and memmapping
+folders in ``/dev/shm``, and its workers receive whole frames through pipes. These
+workers are plain child processes (``python -m simlab.pool``) that talk to the parent over
+their stdin/stdout: no named semaphore, no shared memory, nothing to leak. A worker reads a
+task, runs it, writes back a small result (chunks travel as files, see ``runner``), and
+exits when its stdin closes, i.e. when the parent is gone. The parent takes chunks from
+the same queue while it waits, so with ``jobs`` J only J - 1 workers are started and the
+cores are never idle while they start.
+
+Tasks and results are pickled with cloudpickle, so functions of test
+modules and unregistered ``Game`` objects travel by value as they did with loky.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import selectors
+import signal
+import struct
+import subprocess
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+_HEADER = struct.Struct("<Q")
+IN_FLIGHT = 2  # tasks queued per worker: it starts the next one while we read its result
+
+
+def _dumps(obj: Any) -> bytes:
+    import cloudpickle
+
+    return cloudpickle.dumps(obj)
+
+
+def _loads(data: bytes) -> Any:
+    import pickle
+
+    return pickle.loads(data)
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    buf = bytearray()
+    while len(buf) < size:
+        block = os.read(fd, size - len(buf))
+        if not block:
+            return None
+        buf += block
+    return bytes(buf)
+
+
+def _read_message(fd: int) -> bytes | None:
+    head = _read_exact(fd, _HEADER.size)
+    if head is None:
+        return None
+    return _read_exact(fd, _HEADER.unpack(head)[0])
+
+
+def _write_message(fd: int, data: bytes) -> None:
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended while it had work (killed, out of memory, ...)."""
+
+
+class Pool:
+    """``size`` worker processes, reused across runs of this process."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.procs: list[subprocess.Popen] = []
+        parent = str(os.getpid())
+        for _ in range(size):
+            proc = subprocess.Popen([sys.executable, "-m", "simlab.pool", parent],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    close_fds=True)
+            self.procs.append(proc)
+            # the parent's import path, so tasks naming test or plug-in modules unpickle
+            _write_message(proc.stdin.fileno(), _dumps(("path", list(sys.path))))
+
+    def alive(self) -> bool:
+        return all(p.poll() is None for p in self.procs)
+
+    def close(self) -> None:
+        for p in self.procs:
+            with contextlib.suppress(OSError):
+                p.stdin.close()
+        for p in self.procs:
+            try:
+                p.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            with contextlib.suppress(OSError):
+                p.stdout.close()
+        self.procs = []
+
+    def kill(self) -> None:
+        for p in self.procs:
+            with contextlib.suppress(OSError):
+                p.kill()
+        self.close()
+
+    def run(self, tasks: list[tuple[int, Callable, tuple, dict]],
+            local: Callable[[int, Callable, tuple, dict], Any] | None = None
+            ) -> Iterator[tuple[int, Any]]:
+        """Run ``(i, fn, args, kwargs)`` tasks; yield ``(i, result)`` as each finishes.
+
+        With ``local``, the parent runs a task itself (``local(i, fn, args, kwargs)``)
+        whenever no worker result is waiting. A worker that dies raises ``WorkerDied``; an
+        exception in a task is raised again here."""
+        queue = deque(tasks)
+        busy: dict[int, deque[int]] = {p.stdout.fileno(): deque() for p in self.procs}
+        by_fd = {p.stdout.fileno(): p for p in self.procs}
+        sel = selectors.DefaultSelector()
+        for fd in busy:
+            sel.register(fd, selectors.EVENT_READ)
+
+        def feed(fd: int) -> None:
+            while queue and len(busy[fd]) < IN_FLIGHT:
+                i, fn, args, kwargs = queue.popleft()
+                busy[fd].append(i)
+                _write_message(by_fd[fd].stdin.fileno(), _dumps(("task", (i, fn, args, kwargs))))
+
+        try:
+            for fd in busy:
+                feed(fd)
+            while queue or any(busy.values()):
+                ready = sel.select(timeout=0 if (local is not None and queue) else None)
+                if not ready and local is not None and queue:
+                    i, fn, args, kwargs = queue.popleft()
+                    yield i, local(i, fn, args, kwargs)
+                    continue
+                for key, _ in ready:
+                    fd = key.fd
+                    data = _read_message(fd)
+                    if data is None:
+                        code = by_fd[fd].wait()
+                        lost = ", ".join(map(str, busy[fd])) or "none"
+                        raise WorkerDied(f"a worker process died (exit code {code}; chunks "
+                                         f"{lost} unfinished)")
+                    i, ok, result = _loads(data)
+                    busy[fd].remove(i)
+                    feed(fd)
+                    if not ok:
+                        raise result
+                    yield i, result
+        except BaseException:
+            # workers may still be busy with tasks of this run: the next run gets new ones
+            _discard(self)
+            raise
+        finally:
+            sel.close()
+
+
+_POOL: list[Pool] = []
+
+
+def get(size: int) -> Pool:
+    """A pool of ``size`` live workers (started once, reused by later runs)."""
+    if _POOL and (_POOL[0].size != size or not _POOL[0].alive()):
+        _discard(_POOL[0])
+    if not _POOL:
+        _POOL.append(Pool(size))
+    return _POOL[0]
+
+
+def _discard(pool: Pool) -> None:
+    pool.kill()
+    if _POOL and _POOL[0] is pool:
+        _POOL.clear()
+
+
+def shutdown() -> None:
+    if _POOL:
+        _POOL[0].close()
+        _POOL.clear()
+
+
+atexit.register(shutdown)
+
+
+def _worker(parent: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent decides, workers carry on or
+    # are killed by it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    inp, out = sys.stdin.fileno(), sys.stdout.fileno()
+    sys.stdout = sys.stderr  # a stray print must not corrupt the result stream
+    from simlab.runner import _watch_parent
+
+    _watch_parent(parent)  # exit at once when the parent dies, even mid-chunk wait
+    while True:
+        data = _read_message(inp)
+        if data is None:  # the parent closed our stdin or is gone
+            os._exit(0)
+        kind, payload = _loads(data)
+        if kind == "path":
+            sys.path[:] = payload
+            continue
+        i, fn, args, kwargs = payload
+        try:
+            reply = _dumps((i, True, fn(*args, **kwargs)))
+        except BaseException as e:  # noqa: BLE001 - sent back and raised in the parent
+            try:
+                reply = _dumps((i, False, e))
+                _loads(reply)
+            except Exception:
+                reply = _dumps((i, False, RuntimeError(f"{type(e).__name__}: {e}")))
+        try:
+            _write_message(out, reply)
+        except OSError:  # the parent is gone
+            os._exit(1)
+
+
+if __name__ == "__main__":
+    _worker(int(sys.argv[1]))

@@ -1,0 +1,114 @@
+"""Local parallel runs: simlab.pool's worker processes, the automatic one-process choice
+for short runs, and nothing left behind in /dev/shm or the temporary folder."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from test_runner import FAKE, fake_run_deals
+
+from simlab import pool, runner
+from simlab.games.base import Game
+from simlab.knobs import SimlabError
+from simlab.runner import last_processes, simulate
+
+SHM = Path("/dev/shm")
+
+
+def shm_names() -> set[str]:
+    return {p.name for p in SHM.iterdir()} if SHM.is_dir() else set()
+
+
+def scratch_dirs() -> set[str]:
+    return {p.name for p in Path(tempfile.gettempdir()).glob("simlab-chunks-*")}
+
+
+def slow_deals(knobs, policies, seed, start, count, record_hands=False):
+    time.sleep(0.002 * count)  # 2 ms a deal: a run of 100 deals is 0.2 s of work
+    return fake_run_deals(knobs, policies, seed, start, count, record_hands)
+
+
+SLOW = Game(**{**FAKE.__dict__, "run_deals": slow_deals})
+
+
+def test_short_runs_stay_in_one_process(monkeypatch):
+    monkeypatch.delenv("SIMLAB_MIN_PARALLEL_SECONDS")
+    assert runner._min_parallel_seconds() == runner.MIN_PARALLEL_SECONDS == 1.0
+    ref = simulate(SLOW, 100, seed=3, chunk_size=10)
+    frame = simulate(SLOW, 100, seed=3, chunk_size=10, jobs=2)
+    used, why = last_processes()
+    assert frame.equals(ref)
+    assert used == 1 and why.startswith("1 process: about 0.2 s of work"), why
+    # longer than the threshold (1 s of work): the worker processes share it
+    monkeypatch.setattr(runner, "MIN_PARALLEL_SECONDS", 0.1)
+    frame = simulate(SLOW, 100, seed=3, chunk_size=10, jobs=2)
+    assert frame.equals(ref) and last_processes() == (2, "")
+
+
+def test_workers_are_reused_and_errors_come_back():
+    a = simulate(FAKE, 60, seed=1, chunk_size=10, jobs=2)
+    first = pool.get(1)
+    pids = [p.pid for p in first.procs]
+    b = simulate(FAKE, 60, seed=1, chunk_size=10, jobs=2)
+    assert a.equals(b) and [p.pid for p in pool.get(1).procs] == pids  # started once
+    bad = Game(**{**FAKE.__dict__, "run_deals": refuses})
+    with pytest.raises(SimlabError, match="no chunk after 20"):
+        simulate(bad, 60, seed=1, chunk_size=10, jobs=2)
+    assert simulate(FAKE, 60, seed=1, chunk_size=10, jobs=2).equals(a)  # a fresh pool
+
+
+def refuses(knobs, policies, seed, start, count, record_hands=False):
+    if start >= 20:
+        raise SimlabError("no chunk after 20")
+    return fake_run_deals(knobs, policies, seed, start, count, record_hands)
+
+
+def test_a_killed_run_leaves_nothing_behind(tmp_path):
+    """SIGKILL of the whole process group (what a scheduler's timeout does): no named
+    semaphore or memmapping folder in /dev/shm, no scratch folder after the next run,
+    no worker process left running."""
+    shm, scratch = shm_names(), scratch_dirs()
+    code = ("import simlab.runner as r; "
+            "r.simulate('belote', 2_000_000, chunk_size=20_000, jobs=2, progress=False)")
+    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True,
+                            env={**os.environ, "SIMLAB_MIN_PARALLEL_SECONDS": "0"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (scratch_dirs() - scratch):
+        time.sleep(0.05)  # chunks are on their way through the scratch folder
+    assert scratch_dirs() - scratch, "the run never started its workers"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert shm_names() <= shm, shm_names() - shm
+    left = subprocess.run(["pgrep", "-f", f"simlab.pool {proc.pid}"], capture_output=True)
+    assert left.returncode == 1, left.stdout  # no worker of the killed run
+    simulate(FAKE, 40, chunk_size=10, jobs=2)  # the next run clears the dead run's folder
+    assert not (scratch_dirs() - scratch)
+
+
+def test_orphaned_workers_exit(tmp_path):
+    """Only the parent killed: its workers notice and exit within a few seconds."""
+    code = ("import simlab.runner as r; "
+            "r.simulate('belote', 3_000_000, chunk_size=20_000, jobs=2, progress=False)")
+    proc = subprocess.Popen([sys.executable, "-c", code],
+                            env={**os.environ, "SIMLAB_MIN_PARALLEL_SECONDS": "0"})
+    deadline = time.monotonic() + 60
+    pattern = f"simlab.pool {proc.pid}"
+    while time.monotonic() < deadline:
+        if subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the run never started its workers")
+    proc.kill()
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0:
+        assert time.monotonic() < deadline, "an orphaned worker kept running"
+        time.sleep(0.1)

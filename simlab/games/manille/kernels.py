@@ -16,6 +16,7 @@ from simlab.games.manille.rules import (
     C_WIN_TEAM,
     HAND,
     K_MAX_DEALS,
+    K_RESHUFFLE,
     K_TARGET,
     K_TWO_IN_A_ROW,
     M_BY_TWO,
@@ -33,6 +34,7 @@ from simlab.games.manille.rules import (
     N_MATCH_COLS,
     N_STATE,
     P_DONE,
+    S_HIST,
     S_PHASE,
     S_TO_MOVE,
     S_TRUMP,
@@ -40,7 +42,9 @@ from simlab.games.manille.rules import (
     ManilleKnobs,
     _vector,
     apply_move,
+    cut_gathered_tricks,
     deal,
+    draw_cut,
     legal_cards_now,
     play_card,
     rules_for,
@@ -131,6 +135,23 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
     return out, dealt, hands_out
 
 
+@hot
+def match_pack(state: np.ndarray, seed: np.uint64, m: int, deal_no: int, reshuffle: bool,
+               deck: np.ndarray) -> None:
+    """The pack, top card first, for deal ``deal_no`` (1 = the first) of match ``m``, in
+    ``deck``: shuffled from the deal's own stream for the first deal and, with
+    ``reshuffle``, for every deal; otherwise the tricks of the deal just played (still in
+    ``state``) gathered and cut at a point drawn from that same stream."""
+    shuffle_st = rng.stream(seed, m, deal_no, rng.SHUFFLE)
+    if deal_no == 1 or reshuffle:
+        for c in range(N_CARDS):
+            deck[c] = c
+        rng.shuffle(shuffle_st, deck, N_CARDS)
+    else:
+        _, cut = draw_cut(shuffle_st)
+        cut_gathered_tricks(state[S_HIST:S_HIST + N_CARDS], cut, deck)
+
+
 @batch
 def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, tb: tuple) -> np.ndarray:
@@ -158,9 +179,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
         by_two = False
         two_deal = -1  # first deal ending a run of two before the target: tracked always
         while n_deals < kv[K_MAX_DEALS]:
-            for c in range(N_CARDS):
-                deck[c] = c
-            rng.shuffle(rng.stream(seed, m, n_deals + 1, rng.SHUFFLE), deck, N_CARDS)
+            match_pack(state, seed, m, n_deals + 1, kv[K_RESHUFFLE] != 0, deck)
             for j in range(N_DEAL_COLS):
                 row[j] = 0
             st = rng.stream(seed, m, n_deals + 1, rng.POLICY)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
+from simlab import rng, search
 from simlab.decks import SUITS, get_deck
 from simlab.games.base import BOOL, Column
 from simlab.jit import hot, hot_inline
@@ -93,6 +93,12 @@ class ManilleKnobs(Knobs):
     two_in_a_row_end: bool = knob(
         False, "the match also ends when a team wins two consecutive deals (a void deal "
         "breaks the run)")
+    reshuffle_each_deal: bool = knob(
+        True, "match: shuffle the pack before every deal (true), or only before the first "
+        "(false, the seed's 'selon les accords': later deals take the previous deal's "
+        "tricks in the order they were won, cut once by the player on the dealer's right, "
+        "which correlates the hands); a deal-level run is a row of first deals and "
+        "ignores it", seed_value=False)
     max_deals: int = knob(1000, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=100000)
     # heuristic policy
@@ -108,7 +114,7 @@ class ManilleKnobs(Knobs):
 
 # Knob vector layout for the kernels (plain ints keep the kernels' signature stable).
 (K_VARIANT, K_TARGET, K_TRICK_POINT, K_MARK_FULL, K_TWO_IN_A_ROW, K_MAX_DEALS, K_WIN_MIN,
- K_WORLDS, K_ROLLOUTS, N_K) = range(10)
+ K_WORLDS, K_ROLLOUTS, K_RESHUFFLE, N_K) = range(11)
 
 
 def _vector(k: ManilleKnobs) -> np.ndarray:
@@ -122,6 +128,7 @@ def _vector(k: ManilleKnobs) -> np.ndarray:
     v[K_WIN_MIN] = k.win_min_points
     v[K_WORLDS] = k.search_worlds
     v[K_ROLLOUTS] = k.search_rollouts
+    v[K_RESHUFFLE] = k.reshuffle_each_deal
     return v
 
 
@@ -236,6 +243,34 @@ def deal(state: np.ndarray, deck: np.ndarray, dealer: int, dealt: np.ndarray) ->
     state[S_LED] = -1
     state[S_WIN] = -1
     state[S_WIN_SEAT] = -1
+
+
+# Later deals of a match without reshuffling (knob reshuffle_each_deal=false). The seed:
+# "Le donneur ... bat les cartes au tout début d'une partie. Dans les manches suivantes,
+# selon les accords entre les joueurs, il donne seulement les cartes à couper par le joueur
+# situé à sa droite." It says nothing of how the tricks are put together nor of a minimum
+# packet, so: one pile of the tricks in the order they were won (both teams' tricks
+# interleaved as played, not one team's pile on the other's), each trick's cards in the
+# order they were played, the first trick on top; any proper cut.
+CUT_MIN_PACKET = 1  # cards each packet of the cut keeps at least
+
+
+@hot
+def draw_cut(st: np.uint64) -> tuple[np.uint64, int]:
+    """Where the player on the dealer's right cuts (``st``: the deal's shuffle stream):
+    uniform over the cuts that leave at least ``CUT_MIN_PACKET`` cards in each packet, so
+    which seat cuts changes nothing. Returns (advanced stream, number of cards lifted from the top)."""
+    st, r = rng.below(st, N_CARDS - 2 * CUT_MIN_PACKET + 1)
+    return st, CUT_MIN_PACKET + r
+
+
+@hot
+def cut_gathered_tricks(played: np.ndarray, cut: int, deck: np.ndarray) -> None:
+    """The next deal's pack, top card first, in ``deck``: the finished deal's tricks
+    gathered as they were won (``played``: its 32 cards in play order, the state's
+    ``S_HIST`` slots), then cut: the top ``cut`` cards are lifted and go under the rest."""
+    for j in range(N_CARDS):
+        deck[j] = played[(cut + j) % N_CARDS]
 
 
 @hot

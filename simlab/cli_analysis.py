@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.knobs import SimlabError, load_variant, parse_assignments
-from simlab.runner import LEVELS, Plan, execute, plan
+from simlab.runner import LEVELS, Plan, check_folder_output, execute, plan
 
 
 # --- output helpers -----------------------------------------------------------------------
@@ -154,6 +154,8 @@ def cmd_compare(args) -> int:
 
     a = parse_assignments(args.a.split() if args.a else [])
     b = parse_assignments(args.b.split() if args.b else [])
+    if args.out is not None:
+        check_folder_output(args.out)  # before the work, not after
     t0 = time.perf_counter()
     result = compare(args.game, args.n, a=a, b=b, seed=args.seed, policies_a=args.policy,
                      policies_b=args.policy_b, level=args.level, jobs=args.jobs,
@@ -185,6 +187,8 @@ def cmd_sweep(args) -> int:
     grid = parse_grid(args.grid)
     base = dict(load_variant(args.variant, game=args.game)) if args.variant else {}
     base.update(parse_assignments(args.set))
+    out = args.out or Path("out") / f"sweep-{args.game}-{'-'.join(grid)}"
+    check_folder_output(out)
     t0 = time.perf_counter()
     result = sweep(args.game, args.n, grid, base=base, seed=args.seed, policies=args.policy,
                    level=args.level, jobs=args.jobs, progress=_progress(args))
@@ -202,7 +206,6 @@ def cmd_sweep(args) -> int:
           "per point, the same deals at every point")
     print(_table(["variant", "metric", "estimate", "95% interval", "n"], rows,
                  right=[False, False, True, True, True]))
-    out = args.out or Path("out") / f"sweep-{result.game.slug}-{'-'.join(grid)}"
     from simlab.report import write_report
 
     last = result.points[-1]
@@ -245,6 +248,7 @@ def cmd_report(args) -> int:
         raise SimlabError("give -n N, or --precision P (with --max-deals M)")
     first = args.n if args.n is not None else 20_000
     p = _plan(args, first, parse_assignments(args.set))
+    check_folder_output(args.out)  # before the work, not after
     if args.precision is not None and args.max_deals is not None and args.max_deals < first:
         raise SimlabError(f"--max-deals ({args.max_deals:,}) is smaller than -n ({first:,})")
     frame, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals)
@@ -272,6 +276,7 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     first = ex.n if ex.n is not None else 20_000
     p = plan(ex.game, first, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=workers,
              level=ex.level, progress=progress)
+    check_folder_output(ex.out_dir)  # before the work, not after
     frame, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, log=log)
     p = replace(p, n=frame.height)
     comparison = None

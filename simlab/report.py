@@ -39,8 +39,9 @@ from matplotlib.figure import Figure
 from simlab import plots
 from simlab.compare import CompareResult, SweepResult
 from simlab.games.base import Game
+from simlab.knobs import SimlabError
 from simlab.metrics import Metric, MetricSet, compute, score_distribution
-from simlab.runner import PROVENANCE_KEY, Plan
+from simlab.runner import PROVENANCE_KEY, Plan, check_folder_output
 from simlab.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate
 from simlab.stats import mean as mean_estimate
 
@@ -642,11 +643,23 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
     ``out_dir`` (created if needed) and return it. ``metric_set`` defaults to every metric
     of the game computed on ``frame``. With ``frame=None`` (a sweep's report: every grid
     point was its own run) only the comparison / sweep sections are written."""
+    out = check_folder_output(out_dir)
+    try:
+        return _write_report(out, game, plan, frame, seconds, metric_set, comparison, sweep,
+                             title, notes)
+    except OSError as e:  # a full disk, a folder made read-only meanwhile...
+        raise SimlabError(f"cannot write the report into {str(out)!r}: "
+                          f"{e.strerror or e}{' (' + str(e.filename) + ')' if e.filename else ''}"
+                          "; free some space or give another --out, and run again") from None
+
+
+def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame | None,
+                  seconds: float, metric_set: MetricSet | None, comparison: CompareResult | None,
+                  sweep: SweepResult | None, title: str | None, notes: Sequence[str]) -> Path:
     if isinstance(game, str):
         from simlab.games import get_game
 
         game = get_game(game)
-    out = Path(out_dir)
     fig_dir = out / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
     if frame is None and metric_set is None:

@@ -666,6 +666,21 @@ def _check_writable(out: Path) -> None:
             return
 
 
+def check_folder_output(out: str | Path) -> Path:
+    """A folder a command will write into (a report): not a file, under a folder, and
+    writable. Raises ``SimlabError`` in one line before any work."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SimlabError(f"output {str(out)!r} is a file; give a folder for the report")
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise SimlabError(f"cannot create {str(out)!r}: {str(parent)!r} is a file")
+            break
+    _check_writable(out)
+    return out
+
+
 def check_file_output(out: str | Path) -> Path:
     out = Path(out)
     if out.is_dir():

@@ -517,3 +517,35 @@ def test_killed_run_resumes_to_the_same_data(tmp_path, sig):
     final = check_consistent(out)
     assert final["complete"] and final["rows_done"] == 100_000
     assert load(out).collect().equals(simulate("belote", 100_000, seed=5, chunk_size=25_000))
+
+
+def test_report_outputs_are_checked_before_the_work(tmp_path, monkeypatch, capsys, fake):
+    """report / compare / sweep --out on a read-only folder, a file, or under a file: one
+    line, exit 2, before anything is simulated; a write failure part-way is one line too."""
+    calls = []
+    real = os.access
+    a_file = tmp_path / "f.txt"
+    a_file.write_text("x")
+    with monkeypatch.context() as m:
+        m.setattr(runner, "run_chunk", lambda *a, **k: calls.append(a))
+        m.setattr(os, "access", lambda path, mode: False if str(path) == str(tmp_path)
+                  else real(path, mode))
+        for out, words in ((tmp_path / "rep", "not writable"), (a_file, "is a file"),
+                           (a_file / "rep", "is a file")):
+            for argv in (["report", "fake", "-n", "10"],
+                         ["compare", "fake", "-n", "10", "--b", "bonus=1"],
+                         ["sweep", "fake", "-n", "10", "--grid", "bonus=0,1"]):
+                assert main([*argv, "--out", str(out), "--no-progress"]) == 2, argv
+                err = capsys.readouterr().err.strip()
+                assert err.startswith("simlab: error: ") and words in err and "\n" not in err, err
+    assert calls == []
+    from simlab import report
+
+    def full(*a, **k):
+        raise OSError(28, "No space left on device", str(tmp_path / "rep" / "report.md"))
+
+    monkeypatch.setattr(report, "_write_report", full)
+    assert main(["report", "fake", "-n", "10", "--out", str(tmp_path / "rep"),
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot write the report" in err and "No space left on device" in err and "\n" not in err

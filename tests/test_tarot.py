@@ -509,7 +509,7 @@ def test_five_players_called_king_in_the_chien_and_self_call():
     hands = {1: kings, 2: others[:15], 3: others[15:30], 4: others[30:45], 0: others[45:60]}
     row = play_one(5, hands, ["1♠", "2♠", "3♠"], call_rule="king_only")
     assert row["called_card"].startswith("K") and row["alone"] and not row["called_in_chien"]
-    row = play_one(5, hands, ["1♠", "2♠", "3♠"])  # the ladder: he calls a Queen instead
+    row = play_one(5, hands, ["1♠", "2♠", "3♠"], call_rule="ladder")  # a Queen instead
     assert row["called_card"].startswith("Q") and row["partner"] >= 0 and not row["alone"]
     assert row["called_card"] in hands[row["partner"]]
     assert row["score_s1"] == 2 * row["attack_total"] == 2 * row[f"score_s{row['partner']}"]

@@ -31,7 +31,8 @@ GAME = Game(
     title="French Tarot",
     description="official French Tarot at 3, 4 or 5 players: packets and chien, petit sec, "
                 "Prise/Garde/Garde sans/Garde contre, écart, called King at 5, Excuse, "
-                "poignées, petit au bout, chelem; matches of a fixed number of dealings",
+                "poignées, petit au bout, chelem; matches of a fixed number of dealings "
+                "or of played deals",
     deck=DECK,
     knobs=TarotKnobs,
     players=lambda k: k.players,

@@ -25,8 +25,10 @@ from .rules import (
     ID_OF_SLOT,
     K_CHIEN,
     K_HAND,
+    K_MATCH_PLAYED,
     K_N,
     K_ROUNDS,
+    MATCH_DEALINGS_CAP,
     N_CARDS,
     N_S,
     PH_ECART,
@@ -137,13 +139,18 @@ def deal_columns(k: TarotKnobs | None = None) -> list[Column]:
 
 
 def match_columns(k: TarotKnobs | None = None) -> list[Column]:
-    n = (k or TarotKnobs()).players
+    k = k or TarotKnobs()
+    n = k.players
     cols = [Column("match"), Column("first_dealer"),
             Column("winner", help="seat with the highest total, -1 on a tie"),
-            Column("n_deals", help="dealings, void ones included")]
+            Column("n_deals", help="dealings, void ones included (the dealer passes on "
+                   "after each)")]
     cols += [Column(f"final_score_s{i}") for i in range(n)]
     cols += [Column("n_annulled", help="petit sec"), Column("n_all_pass"),
-             Column("n_made"), Column("n_taken")]
+             Column("n_made"), Column("n_taken", help="played deals")]
+    if k.match_counts == "played_deals":
+        cols.append(Column("capped", BOOL, help="stopped by the safety cap on dealings "
+                           f"({MATCH_DEALINGS_CAP} x rounds x players) before its played deals"))
     return cols
 
 
@@ -314,7 +321,8 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
                    ncols: int) -> np.ndarray:
     n = kv[K_N]
     hsize = kv[K_HAND]
-    out = np.zeros((count, 8 + n), dtype=np.int64)
+    count_played = kv[K_MATCH_PLAYED] != 0
+    out = np.zeros((count, 8 + n + count_played), dtype=np.int64)
     row = np.zeros((ncols, 1), dtype=np.int64).T[0]
     dealt = np.empty((n, hsize), dtype=np.int64)
     hands_out = np.empty((n, hsize), dtype=np.int64)
@@ -323,7 +331,8 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
     buf = np.zeros(32, dtype=np.int64)
     sw = new_search_work()
     scores = np.zeros(5, dtype=np.int64)
-    n_deals = kv[K_ROUNDS] * n
+    length = kv[K_ROUNDS] * n  # dealings, or played deals (knob match_counts)
+    max_dealings = length * MATCH_DEALINGS_CAP if count_played else length
     for i in range(count):
         m = start + i
         _, first = rng.below(rng.stream(seed, m, 0, rng.SETUP), n)
@@ -333,7 +342,11 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
         all_pass = 0
         made = 0
         taken = 0
-        for j in range(n_deals):
+        n_deals = 0
+        for j in range(max_dealings):
+            if count_played and taken == length:
+                break
+            n_deals += 1
             _fresh_deck(deck)
             rng.shuffle(rng.stream(seed, m, j + 1, rng.SHUFFLE), deck, N_CARDS)
             row[:] = 0
@@ -367,6 +380,8 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
         out[i, 5 + n] = all_pass
         out[i, 6 + n] = made
         out[i, 7 + n] = taken
+        if count_played:
+            out[i, 8 + n] = taken < length
     return out
 
 

@@ -1,9 +1,11 @@
 """Tarot players: the heuristic and random policies, what a seat sees, and the search player.
 
 * the heuristic: bids by a hand-value count (knobs ``bid_*``), calls the King of a suit
-  where it holds the Queen, discards to void short suits, announces a chelem on a huge
-  hand, declares poignées, and plays cards by the rules of thumb of ``lead_card`` /
-  ``follow_card``; :func:`heuristic_move` picks its move for any decision of a state;
+  where it holds the Queen (holding the four Kings under ``call_rule=ladder_or_king``,
+  himself with enough trumps: knob ``self_call_trumps``), discards to void short suits,
+  announces a chelem on a huge hand, declares poignées, and plays cards by the rules of
+  thumb of ``lead_card`` / ``follow_card``; :func:`heuristic_move` picks its move for any
+  decision of a state;
 * the random player: uniform over the legal moves (:func:`random_move`);
 * a seat's information (:func:`seat_information`): its hand, the cards played, the chien
   when it was shown, its own écart, the écart's trumps (shown), the voids and missing
@@ -45,6 +47,7 @@ from .rules import (
     K_HAND,
     K_POIGNEE_DEF,
     K_ROLLOUTS,
+    K_SELF_CALL_TRUMPS,
     K_WIN_MIN,
     K_WORLDS,
     KINGS0,
@@ -95,6 +98,7 @@ from .rules import (
     TRUMPS1,
     apply_move,
     bid_floor,
+    call_move,
     call_rank,
     ecart_choices,
     hand_of,
@@ -102,6 +106,8 @@ from .rules import (
     is_attack,
     legal_cards,
     legal_moves,
+    may_call_king_too,
+    n_call_moves,
     poignee_level,
     seat_outcome,
     word,
@@ -171,13 +177,38 @@ def heuristic_call(h0: np.uint64, kv: np.ndarray) -> int:
 
 
 @hot
+def heuristic_call_move(h0: np.uint64, h1: np.uint64, kv: np.ndarray) -> int:
+    """The heuristic's call: holding the four Kings under ladder_or_king, one of his Kings
+    (he plays alone) with at least ``self_call_trumps`` trumps, the Excuse counted; else
+    :func:`heuristic_call`."""
+    if may_call_king_too(h0, kv) and popcount(h1 & (TRUMPS1 | EXCUSE1)) >= kv[K_SELF_CALL_TRUMPS]:
+        return self_call_king(h0)
+    return heuristic_call(h0, kv)
+
+
+@hot
+def self_call_king(h0: np.uint64) -> int:
+    """The King he calls to play alone: that of his shortest suit, where the first lead is
+    then barred (measured: which King hardly matters, within 3 points a deal)."""
+    best = 0
+    best_len = 99
+    for s in range(4):
+        c = popcount((h0 >> np.uint64(14 * s)) & SUIT_BITS)
+        if c < best_len:
+            best_len = c
+            best = s
+    return best * 14 + RK
+
+
+@hot
 def choose_call(h0: np.uint64, heuristic: bool, kv: np.ndarray, state: np.uint64
                 ) -> tuple[np.uint64, int]:
-    """(state, called slot): :func:`heuristic_call`, or uniform over the four cards of
-    the rank (self-calls included)."""
+    """(state, called slot): :func:`heuristic_call` (the ladder's card; the self-call
+    decision, which reads the whole hand, is :func:`heuristic_call_move`'s), or uniform
+    over the legal calls (``rules.call_move``, self-calls included)."""
     if not heuristic:
-        state, s = rng.below(state, 4)
-        return state, s * 14 + call_rank(h0, kv)
+        state, i = rng.below(state, n_call_moves(h0, kv))
+        return state, call_move(h0, i, kv)
     return state, heuristic_call(h0, kv)
 
 
@@ -380,7 +411,7 @@ def heuristic_move(S: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) 
     if ph == PH_BID:
         return heuristic_bid(h0, h1, bid_floor(S, kv), kv)
     if ph == PH_CALL:
-        return heuristic_call(h0, kv)
+        return heuristic_call_move(h0, h1, kv)
     if ph == PH_ECART:
         return heuristic_discard(h0, h1, kv, tb[4], -1)
     if ph == PH_CHELEM:

@@ -74,15 +74,20 @@ from simlab.games.president.rules import (  # noqa: F401
     RANK_LABELS_2_HIGH,
     RANK_LABELS_A_HIGH,
     TITLES,
+    TITLES_THIRD_PAIR,
     TROU,
     VICE_PRESIDENT,
     VICE_TROU,
+    VV_PRESIDENT,
+    VV_TROU,
     PresidentKnobs,
     _rules,
     _vector,
     new_state,
     rank_table,
+    third_pair,
     title_of,
+    titles_of,
 )
 
 GAME = Game(

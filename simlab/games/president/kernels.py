@@ -38,6 +38,7 @@ from simlab.games.president.rules import (
     K_DEALS,
     K_EQUAL_HANDS,
     K_PLAYERS,
+    K_THIRD_PAIR,
     MAX_HAND,
     N_CARDS,
     N_G,
@@ -45,7 +46,6 @@ from simlab.games.president.rules import (
     PASS,
     PH_EXCHANGE,
     PH_PLAY,
-    TITLES,
     PresidentKnobs,
     _rules,
     _vector,
@@ -58,6 +58,7 @@ from simlab.games.president.rules import (
     rank_table,
     start,
     title_of,
+    titles_of,
     to_move,
 )
 from simlab.jit import batch, hot
@@ -97,8 +98,9 @@ def deal_columns(k: PresidentKnobs | None = None) -> list[Column]:
              Column("n_revolutions", help="plays of four of a kind that reversed the rank "
                                           "order (knob revolution; 0 when off)")]
     cols += [Column(f"place_s{i}", help="finishing position, 1 = first out") for i in range(n)]
-    cols += [Column(f"title_s{i}", TITLES) for i in range(n)]
-    cols += [Column(f"prev_title_s{i}", TITLES, help="title before this deal (null: a "
+    titles = titles_of(k or PresidentKnobs())
+    cols += [Column(f"title_s{i}", titles) for i in range(n)]
+    cols += [Column(f"prev_title_s{i}", titles, help="title before this deal (null: a "
                     "first deal)") for i in range(n)]
     cols += [Column(f"cards_s{i}", help="cards dealt") for i in range(n)]
     assert len(cols) == n_deal_cols(n)
@@ -154,6 +156,7 @@ def play_deal(deck: np.ndarray, dealer: int, prev: np.ndarray, pol: np.ndarray,
     (worlds, rollouts); ``sw``: ``search_work``; ``log`` [L, 3] records the turns.
     Returns the policy stream state."""
     n = kv[K_PLAYERS]
+    third = kv[K_THIRD_PAIR] != 0  # roles_6p=third_pair
     f = 3 + n  # fixed block
     b = f + N_FIXED  # per-seat blocks
     deal(deck, n, dealer, kv[K_EQUAL_HANDS] != 0, g, masks)
@@ -167,7 +170,7 @@ def play_deal(deck: np.ndarray, dealer: int, prev: np.ndarray, pol: np.ndarray,
     if g[G_PHASE] == PH_EXCHANGE:
         row[f + F_EXCHANGED] = 1
         for p in range(n):
-            row[b + B_PREV * n + p] = title_of(prev[p], n)
+            row[b + B_PREV * n + p] = title_of(prev[p], n, third)
         while g[G_PHASE] == PH_EXCHANGE:
             p = to_move(g)
             if pol[p] == HEURISTIC:
@@ -223,7 +226,7 @@ def play_deal(deck: np.ndarray, dealer: int, prev: np.ndarray, pol: np.ndarray,
     row[f + F_CAPPED] = ev[sh.EV_CAPPED]
     row[f + F_REVOLUTIONS] = ev[sh.EV_REVOLUTIONS]
     for p in range(n):
-        t = title_of(g[G_PLACE + p], n)
+        t = title_of(g[G_PLACE + p], n, third)
         row[b + B_PLACE * n + p] = g[G_PLACE + p]
         row[b + B_TITLE * n + p] = t
         row[C_SCORE + p] = points_of(t, kv)

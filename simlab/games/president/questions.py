@@ -15,14 +15,19 @@ SECTION = "Président questions"
 # so means in places, plays or deals stay out of the headline table.
 TITLE_TEXT = {"president": "Président", "vice_president": "Vice-Président",
               "neutre": "Neutre", "vice_trou_du_cul": "Vice-Trou du cul",
-              "trou_du_cul": "Trou du cul"}
+              "trou_du_cul": "Trou du cul", "vice_vice_president": "Vice-vice-Président",
+              "vice_vice_trou_du_cul": "Vice-vice-Trou du cul"}
 TITLE_KEY = {"president": "p", "vice_president": "vp", "neutre": "n",
-             "vice_trou_du_cul": "vt", "trou_du_cul": "t"}
+             "vice_trou_du_cul": "vt", "trou_du_cul": "t", "vice_vice_president": "vvp",
+             "vice_vice_trou_du_cul": "vvt"}
 
 
-def titles_for(n: int) -> list[str]:
-    """The titles a deal hands out at ``n`` players, best first (Neutre n - 4 times)."""
+def titles_for(n: int, third_pair: bool = False) -> list[str]:
+    """The titles a deal hands out at ``n`` players, best first (Neutre n - 4 times, or
+    with ``third_pair``, knob ``roles_6p``, the two Vice-vice titles at 6 players)."""
     middle = ["neutre"] * (n - 4)
+    if third_pair and n == 6:
+        middle = ["vice_vice_president", "vice_vice_trou_du_cul"]
     return ["president", "vice_president", *middle, "vice_trou_du_cul", "trou_du_cul"]
 
 
@@ -62,7 +67,10 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
         exchanged = pl.col("exchanged")
         has = (prevs | titles | {"exchanged"}) <= cols and bool(
             lf.select(exchanged.any()).collect().item())
-        order = titles_for(n)
+        # the Vice-vice titles exist when the frame's title labels have them
+        labels = lf.collect_schema().get("title_s0")
+        order = titles_for(n, isinstance(labels, pl.Enum)
+                           and "vice_vice_president" in labels.categories)
         distinct = list(dict.fromkeys(order))
 
         def title(i: int, prefix: str = "title_s") -> pl.Expr:

@@ -10,6 +10,13 @@ Seats 0..n-1 clockwise; the player on the dealer's left is ``dealer + 1``. Every
 plays for itself. A deal's score is its role points (Président +2, Vice-Président +1,
 Neutre 0, Vice-Trou du cul -1, Trou du cul -2 by default).
 
+Roles at 6 players: the seed names them for 4 (Président, Vice-Président, Vice-Trou du
+cul, Trou du cul) and 5 (the 3rd is the Neutre, who neither gives nor receives) and only
+says the game plays "jusqu'à 6". Knob ``roles_6p``: ``two_neutres`` (catalogue #3: the
+3rd and 4th are Neutres) or ``third_pair`` (the ladder goes on: the 3rd is the
+Vice-vice-Président, the 4th the Vice-vice-Trou du cul, who gives him his best
+``exchange_third`` cards and gets as many of his choice back; points knobs of their own).
+
 State of a deal (five arrays; every decision is a step on them)
 ---------------------------------------------------------------
 * ``g`` int64 [N_G]: named slots. ``g[0:N_ST]`` *is* the shedding series vector
@@ -90,6 +97,13 @@ class PresidentKnobs(Knobs):
                              lo=0, hi=5)
     exchange_vice: int = knob(1, "cards exchanged between the Vice-Président and the "
                               "Vice-Trou du cul", lo=0, hi=5)
+    roles_6p: str = knob("two_neutres", "titles at 6 players (the seed names them for 4-5 "
+                         "only): the 3rd and 4th are two Neutres, no exchange (catalogue "
+                         "#3), or a third exchanging pair, Vice-vice-Président (3rd) and "
+                         "Vice-vice-Trou du cul (4th)", choices=("two_neutres", "third_pair"))
+    exchange_third: int = knob(1, "roles_6p=third_pair: cards exchanged between the "
+                               "Vice-vice-Président and the Vice-vice-Trou du cul", lo=0,
+                               hi=5)
     tdc_leads: bool = knob(True, "after the first deal the Trou du cul leads (false: the "
                            "dealer's left)")
     points_president: int = knob(2, "role points of the Président", lo=-100, hi=100)
@@ -97,6 +111,10 @@ class PresidentKnobs(Knobs):
     points_neutral: int = knob(0, "role points of a Neutre (5-6 players)", lo=-100, hi=100)
     points_vice_trou: int = knob(-1, "role points of the Vice-Trou du cul", lo=-100, hi=100)
     points_trou: int = knob(-2, "role points of the Trou du cul", lo=-100, hi=100)
+    points_vice_vice_president: int = knob(0, "roles_6p=third_pair: role points of the "
+                                           "Vice-vice-Président (3rd)", lo=-100, hi=100)
+    points_vice_vice_trou: int = knob(0, "roles_6p=third_pair: role points of the "
+                                      "Vice-vice-Trou du cul (4th)", lo=-100, hi=100)
     deals_per_match: int = knob(20, "deals in a match (the seed has no end: catalogue #5)",
                                 lo=1, hi=100000)
     deal_titles: str = knob("none", "deal level: 'none' = every deal is a first deal; "
@@ -125,16 +143,24 @@ class PresidentKnobs(Knobs):
 
 
 (K_PLAYERS, K_EQUAL_HANDS, K_X_TOP, K_X_VICE, K_TDC_LEADS, K_PTS_P, K_PTS_VP, K_PTS_N,
- K_PTS_VT, K_PTS_T, K_DEALS, K_DEAL_TITLES, N_K) = range(13)
+ K_PTS_VT, K_PTS_T, K_DEALS, K_DEAL_TITLES, K_THIRD_PAIR, K_X_THIRD, K_PTS_VVP, K_PTS_VVT,
+ N_K) = range(17)
+
+
+def third_pair(k: PresidentKnobs) -> bool:
+    """Do these knobs hand out the Vice-vice titles (6 players, ``roles_6p=third_pair``)?"""
+    return k.players == 6 and k.roles_6p == "third_pair"
 
 
 def _vector(k: PresidentKnobs) -> np.ndarray:
     v = np.zeros(N_K, dtype=np.int64)
     v[[K_PLAYERS, K_EQUAL_HANDS, K_X_TOP, K_X_VICE, K_TDC_LEADS, K_PTS_P, K_PTS_VP, K_PTS_N,
-       K_PTS_VT, K_PTS_T, K_DEALS, K_DEAL_TITLES]] = [
+       K_PTS_VT, K_PTS_T, K_DEALS, K_DEAL_TITLES, K_THIRD_PAIR, K_X_THIRD, K_PTS_VVP,
+       K_PTS_VVT]] = [
         k.players, k.equal_hands, k.exchange_top, k.exchange_vice, k.tdc_leads,
         k.points_president, k.points_vice_president, k.points_neutral, k.points_vice_trou,
-        k.points_trou, k.deals_per_match, k.deal_titles == "random"]
+        k.points_trou, k.deals_per_match, k.deal_titles == "random", third_pair(k),
+        k.exchange_third, k.points_vice_vice_president, k.points_vice_vice_trou]
     return v
 
 
@@ -147,12 +173,23 @@ def _rules(k: PresidentKnobs) -> np.ndarray:
 # --- titles ---------------------------------------------------------------------------
 TITLES = ("president", "vice_president", "neutre", "vice_trou_du_cul", "trou_du_cul")
 PRESIDENT, VICE_PRESIDENT, NEUTRE, VICE_TROU, TROU = range(5)
+# roles_6p=third_pair adds two titles (codes 5, 6); only then do the title columns'
+# labels include them
+TITLES_THIRD_PAIR = (*TITLES, "vice_vice_president", "vice_vice_trou_du_cul")
+VV_PRESIDENT, VV_TROU = 5, 6
+
+
+def titles_of(k: PresidentKnobs) -> tuple[str, ...]:
+    """The labels of the title codes these knobs hand out."""
+    return TITLES_THIRD_PAIR if third_pair(k) else TITLES
 
 
 @hot
-def title_of(place: int, n: int) -> int:
+def title_of(place: int, n: int, third: bool = False) -> int:
     """Title from a 1-based finishing place: 1st Président, 2nd Vice-Président, last Trou
-    du cul, next to last Vice-Trou du cul, the middle (5-6 players) Neutre."""
+    du cul, next to last Vice-Trou du cul, the middle (5-6 players) Neutre; with
+    ``third`` (``roles_6p=third_pair`` at 6 players) the 3rd is the Vice-vice-Président
+    and the 4th (the place above the Vice-Trou du cul) the Vice-vice-Trou du cul."""
     if place == 1:
         return PRESIDENT
     if place == 2:
@@ -161,6 +198,10 @@ def title_of(place: int, n: int) -> int:
         return TROU
     if place == n - 1:
         return VICE_TROU
+    if third and place == 3:
+        return VV_PRESIDENT
+    if third and place == n - 2:
+        return VV_TROU
     return NEUTRE
 
 
@@ -175,6 +216,10 @@ def points_of(title: int, kv: np.ndarray) -> int:
         return kv[K_PTS_N]
     if title == VICE_TROU:
         return kv[K_PTS_VT]
+    if title == VV_PRESIDENT:
+        return kv[K_PTS_VVP]
+    if title == VV_TROU:
+        return kv[K_PTS_VVT]
     return kv[K_PTS_T]
 
 
@@ -264,7 +309,9 @@ def start(g: np.ndarray, counts: np.ndarray, played: np.ndarray, masks: np.ndarr
     exchange, the dealer's left leads). With titles, the exchanges come first: the Trou du
     cul gives his best cards to the Président, who gives back as many of his choice
     (possibly some just received, catalogue #8); then the same, one card, between the
-    Vice-Trou du cul and the Vice-Président. The Trou du cul then leads (``tdc_leads``)."""
+    Vice-Trou du cul and the Vice-Président (and, ``roles_6p=third_pair``, between the
+    Vice-vice-Trou du cul and the Vice-vice-Président). The Trou du cul then leads
+    (``tdc_leads``)."""
     n = g[sh.ST_N]
     g[G_LEADER] = (dealer + 1) % n
     g[G_TROU] = -1
@@ -295,14 +342,17 @@ def _seat_with_place(g: np.ndarray, place: int) -> int:
 @hot
 def _next_exchange(g: np.ndarray, counts: np.ndarray, played: np.ndarray, masks: np.ndarray,
                    kmask: np.ndarray, pair: int, kv: np.ndarray, rank_of: np.ndarray) -> None:
-    """Start exchange ``pair`` (0: Trou du cul -> Président, 1: Vice-Trou -> Vice), or play
-    when both are done. The giver's best cards move at once (no choice: the highest
-    ranks, the lowest id between cards of one rank); the taker then owes as many gifts."""
+    """Start exchange ``pair`` (0: Trou du cul -> Président, 1: Vice-Trou -> Vice, 2 with
+    ``roles_6p=third_pair``: Vice-vice-Trou -> Vice-vice), or play when all are done:
+    pair ``i`` is place ``n - i`` giving to place ``1 + i``. The giver's best cards move
+    at once (no choice: the highest ranks, the lowest id between cards of one rank); the
+    taker then owes as many gifts."""
     n = g[sh.ST_N]
-    while pair < 2:
-        x = kv[K_X_TOP] if pair == 0 else kv[K_X_VICE]
-        giver = _seat_with_place(g, n if pair == 0 else n - 1)
-        taker = _seat_with_place(g, 1 if pair == 0 else 2)
+    n_pairs = 3 if kv[K_THIRD_PAIR] else 2
+    while pair < n_pairs:
+        x = kv[K_X_TOP] if pair == 0 else kv[K_X_VICE] if pair == 1 else kv[K_X_THIRD]
+        giver = _seat_with_place(g, n - pair)
+        taker = _seat_with_place(g, 1 + pair)
         if x > 0 and giver >= 0 and taker >= 0:
             low = NO_CAP
             given = EMPTY
@@ -465,4 +515,4 @@ def _apply_turn(g: np.ndarray, counts: np.ndarray, played: np.ndarray, rules: np
 @hot
 def score(g: np.ndarray, kv: np.ndarray, seat: int) -> int:
     """Role points ``seat`` marks for its finishing place (a finished deal)."""
-    return points_of(title_of(g[G_PLACE + seat], g[sh.ST_N]), kv)
+    return points_of(title_of(g[G_PLACE + seat], g[sh.ST_N], kv[K_THIRD_PAIR] != 0), kv)

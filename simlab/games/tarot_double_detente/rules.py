@@ -55,8 +55,11 @@ Resolutions beyond the catalogue (documented here, knobs where cheap):
   penalty, not points "marqués");
 * a fault in the 3rd third costs 30 (seed silent; knob ``fault_penalty_3``);
 * 2 players: the turned card of the 1st third goes under the 52-card talon, so it is
-  dealt in the 3rd third (catalogue #10 says "in the next part"; the seed only says
-  "sous le talon", which we follow literally);
+  dealt in the 3rd third (the seed: "placées sous le talon", followed literally);
+  catalogue #10 reads it as dealt in the next part, the 2nd third: knob
+  ``turned_card_goes_to`` (``next_third``: the turned card(s) are the last cards dealt
+  in the next part). For the 2nd third's card, and with 3 players (13-card hands), both
+  readings agree;
 * the hook (sum of contracts may not be 13) applies to the *last* speaker (with 2
   players, the second); knob ``hook`` can also impose it at 3 players or drop it.
 
@@ -187,6 +190,13 @@ class DetenteKnobs(Knobs):
     cavalier_value: int = knob(2, "Cavalerie: points per Cavalier won", lo=0, hi=100)
     opt_modifications: bool = knob(False, "règle supplémentaire: a card turned after the "
                                    "deal of every part but the last modifies it")
+    turned_card_goes_to: str = knob("last_third", "Modifications with 2 players: the card "
+                                    "turned in the 1st third goes under the talon and is "
+                                    "dealt in the last third (seed: 'placées sous le "
+                                    "talon'), or in the next third (catalogue #10); with 3 "
+                                    "players and 13-card hands both mean the 2nd half",
+                                    choices=("last_third", "next_third"),
+                                    seed_value="last_third")
     opt_as_gagnant: bool = knob(False, "règle supplémentaire: a trick won with a suit 1 "
                                 "costs each opponent as_gagnant_value")
     as_gagnant_value: int = knob(10, "As gagnant: points each opponent loses", lo=0, hi=1000)
@@ -228,7 +238,7 @@ class DetenteKnobs(Knobs):
  K_FPEN) = range(12, 21)  # K_FPEN + part
 (K_CAV, K_CAV_V, K_MOD, K_ACE, K_ACE_V, K_TOR, K_TOR_TH, K_EV_HIGH, K_HIGH_FROM,
  K_EV_LONG, K_EV_SHORT, K_EV_TOP, K_EV_SECOND, K_EV_VOID, K_EV_SINGLE, K_SCALE,
- K_TOR_EV, K_WORLDS, K_ROLLOUTS, N_K) = range(23, 43)
+ K_TOR_EV, K_WORLDS, K_ROLLOUTS, K_TURN_NEXT, N_K) = range(23, 44)
 
 
 def _vector(k: DetenteKnobs) -> np.ndarray:
@@ -251,6 +261,7 @@ def _vector(k: DetenteKnobs) -> np.ndarray:
     v[K_CAV] = k.opt_cavalerie
     v[K_CAV_V] = k.cavalier_value
     v[K_MOD] = k.opt_modifications
+    v[K_TURN_NEXT] = k.turned_card_goes_to == "next_third"
     v[K_ACE] = k.opt_as_gagnant
     v[K_ACE_V] = k.as_gagnant_value
     v[K_TOR] = k.opt_tout_ou_rien
@@ -285,7 +296,9 @@ def turn_cards(pile: np.ndarray, head: int, tail: int, part: int, kv: np.ndarray
                ) -> tuple[int, int, int, int]:
     """After a part's deal (``head`` = next talon card): turn the modifier card(s) when
     Modifications is on and this is not the last part. Returns (head, tail, turned,
-    second) with slots or -1; the turned cards go under the talon (``pile[tail]``)."""
+    second) with slots or -1. The talon is ``pile[head:tail]``; the turned cards go
+    under it (``pile[tail]``: dealt in the last part), or, knob ``turned_card_goes_to``
+    = ``next_third``, under the next part's share of it (its last cards dealt)."""
     turned = -1
     second = -1
     if kv[K_MOD] and part < kv[K_PARTS] - 1:
@@ -294,11 +307,16 @@ def turn_cards(pile: np.ndarray, head: int, tail: int, part: int, kv: np.ndarray
         if turned == EXCUSE:
             second = pile[head]
             head += 1
-        pile[tail] = turned
-        tail += 1
+        k = 1 if second < 0 else 2
+        at = tail
+        if kv[K_TURN_NEXT]:
+            at = min(tail, head + kv[K_N] * kv[K_H] - k)
+        for i in range(tail - 1, at - 1, -1):  # make room: the cards below move down
+            pile[i + k] = pile[i]
+        pile[at] = turned
         if second >= 0:
-            pile[tail] = second
-            tail += 1
+            pile[at + 1] = second
+        tail += k
     return head, tail, turned, second
 
 

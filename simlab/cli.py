@@ -583,6 +583,46 @@ def _mib(b: int | None) -> str:
     return "-" if b is None else f"{b / 2**20:,.0f} MiB"
 
 
+def _wall(argv: list[str]) -> float:
+    import subprocess
+
+    t0 = time.perf_counter()
+    r = subprocess.run(argv, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SimlabError(f"{' '.join(argv[2:])} failed (exit {r.returncode}): "
+                          f"{_one_line(r.stderr)[:300]}")
+    return time.perf_counter() - t0
+
+
+def _command_scaling(slug: str, n_max: int, cores: int) -> None:
+    """Whole commands as a user runs them (wall time, start-up included): a run to a run
+    directory for n = 10^4 .. n_max, and a report of min(n_max, 10^6) deals, each with
+    --jobs 1 and --jobs all. Targets: --jobs all never slower (within noise), and on 2
+    cores at least 1.8x faster for the 10^7-deal run."""
+    import tempfile
+
+    ns = [n for n in (10**4, 10**5, 10**6, 10**7) if n < n_max] + [n_max]
+    report_n = min(n_max, 10**6)
+    print(f"\nwhole commands (wall time, start-up included), {slug}, --jobs 1 vs --jobs all "
+          f"({cores} cores) ...", flush=True)
+    rows = []
+    base = [sys.executable, "-m", "simlab"]
+    with tempfile.TemporaryDirectory(prefix="simlab-bench-") as tmp:
+        jobs_of = {"1": "--jobs 1", "all": "--jobs all"}
+        for what, n in [("run --out DIR/", m) for m in ns] + [("report", report_n)]:
+            times = {}
+            for j in jobs_of:
+                out = str(Path(tmp) / f"{what.split()[0]}-{n}-{j}") + "/"
+                argv = [*base, what.split()[0], slug, "-n", str(n), "--jobs", j, "--out", out,
+                        "--no-progress"]
+                times[j] = _wall(argv)
+            rows.append([f"simlab {what.split()[0]} {slug} -n {n:.0e}" + (" --out DIR/" if
+                         what.startswith("run") else " --out DIR"), f"{times['1']:.2f}",
+                         f"{times['all']:.2f}", f"x{times['1'] / times['all']:.2f}"])
+    print(table(["command", "--jobs 1 (s)", "--jobs all (s)", "speedup"], rows,
+                right=[False, True, True, True]))
+
+
 def bench_scaling(args: argparse.Namespace) -> int:
     import tempfile
 
@@ -641,6 +681,8 @@ def bench_scaling(args: argparse.Namespace) -> int:
                          round(rate / workers), f"x{rate / rates['local, 1 core']:.2f}"])
     print(table(["game", "where", "workers", "deals", "deals/s", "deals/s per worker",
                  "speedup"], rows, right=[False, False, True, True, True, True, True]))
+    if cores > 1:
+        _command_scaling(mem_game, n, cores)
     peak = mem["tree_pss"] or mem["largest_process"]
     verdict = ("-" if peak is None else
                ("OK, under 1 GiB" if peak < MEMORY_TARGET else "OVER the 1 GiB target"))

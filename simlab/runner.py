@@ -302,13 +302,18 @@ def run_chunk(game: str | Game, knobs: Knobs, policies: tuple[str, ...], seed: i
     Parquet and return the row count instead (keeps frames out of inter-process pipes)."""
     g = get_game(game) if isinstance(game, str) else game
     guard = np.errstate(over="ignore") if _jit_disabled() else contextlib.nullcontext()
-    with guard:
-        if level == "deal":
-            out: KernelOutput = g.run_deals(knobs, policies, seed, start, count, record_hands)
-            columns = g.deal_columns(knobs)
-        else:
-            out = g.run_matches(knobs, policies, seed, start, count)
-            columns = g.match_columns(knobs)
+    try:
+        with guard:
+            if level == "deal":
+                out: KernelOutput = g.run_deals(knobs, policies, seed, start, count, record_hands)
+                columns = g.deal_columns(knobs)
+            else:
+                out = g.run_matches(knobs, policies, seed, start, count)
+                columns = g.match_columns(knobs)
+    except SystemError as e:  # Ctrl-C inside a numba kernel surfaces wrapped like this
+        if isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise
     frame = to_frame(out, columns, g.deck.labels, g.players(knobs))
     if part is None:
         return frame
@@ -728,6 +733,7 @@ def execute_to_parquet(p: Plan, out: str | Path, *, backend: str = "loky",
 # --- resumable run directories --------------------------------------------------------
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "simlab-run/1"
+MANIFEST_EVERY = 1.0  # seconds between manifest writes while a run goes on
 # provenance keys that must match for a run to resume into a directory; the CLI spelling
 IDENTITY = {"game": "game", "level": "--level", "n": "-n", "start": "start", "seed": "--seed",
             "policies": "--policy", "knobs": "knob", "record_hands": "--record-hands",
@@ -849,7 +855,38 @@ def _verified(folder: Path, p: Plan, manifest: dict[str, Any] | None) -> dict[in
             ok = False
         if ok:
             good[i] = entry
+    # Parts finished after the manifest's last write (it is written at most every
+    # MANIFEST_EVERY seconds): whole by construction (renamed into place once durable),
+    # adopted when their own metadata names this run and their chunk.
+    provenance = manifest.get("provenance", {})
+    listed = {e.get("file") for e in manifest.get("chunks", []) if isinstance(e, dict)}
+    for f in sorted(folder.glob("part-*.parquet")):
+        if f.name in listed:  # listed yet not intact above: damaged, so redone
+            continue
+        entry = _part_entry(f, provenance)[0]
+        if entry is not None and entry["index"] not in good and entry["index"] < len(chunks) \
+                and (entry["start"], entry["count"]) == chunks[entry["index"]]:
+            good[entry["index"]] = entry
     return good
+
+
+def _part_entry(f: Path, provenance: dict[str, Any] | None
+                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(the manifest entry of part ``f`` from its own metadata, the run's provenance it
+    records), or (None, None) when it is unreadable, of another run than ``provenance``
+    (None: any run), misnamed, or short."""
+    try:
+        meta = json.loads(pl.read_parquet_metadata(f)[PART_KEY])
+        rows = pl.scan_parquet(f).select(pl.len()).collect().item()
+        index = int(meta["index"])
+        if (provenance is not None and _difference(provenance, meta["provenance"]) is not None) \
+                or f.name != _part_name(index) or rows != meta["count"]:
+            return None, None
+        return ({"index": index, "start": meta["start"], "count": meta["count"], "file": f.name,
+                 "rows": rows, "sha256": _sha256(f), "bytes": f.stat().st_size},
+                meta["provenance"])
+    except Exception:  # unreadable, or written before parts carried metadata
+        return None, None
 
 
 def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
@@ -924,19 +961,39 @@ def execute_to_dir(p: Plan, out: str | Path, *, backend: str = "loky",
                                      f"its {len(good)} finished chunks are kept, free some space "
                                      "and run the same command again") from e
             todo = [i for i in range(len(chunks)) if i not in good]
+            written = time.monotonic()
+            stale = False  # finished parts the manifest does not list yet
+
+            def record() -> None:
+                nonlocal written, stale
+                manifest["chunks"] = [good[i] for i in sorted(good)]
+                manifest["complete"] = len(good) == len(chunks)
+                _write_manifest(out, manifest)
+                written, stale = time.monotonic(), False
+
             try:
                 with Progress(p.n, p.unit, enabled=p.progress,
                               initial=manifest["rows_done"]) as bar:
                     for info in _write_parts(p, ex, out, todo):
                         good[info.index] = asdict(info)
-                        manifest["chunks"] = [good[i] for i in sorted(good)]
                         manifest["rows_done"] += info.rows
-                        manifest["complete"] = len(good) == len(chunks)
-                        _write_manifest(out, manifest)
+                        stale = True
+                        # each write is fsynced (~10 ms): at most one a second, and the
+                        # last; a part finished since is adopted by a resume from its
+                        # own metadata, so nothing is lost between writes
+                        if len(good) == len(chunks) or \
+                                time.monotonic() - written >= MANIFEST_EVERY:
+                            record()
                         bar.update(info.rows)
             except (SimlabError, KeyboardInterrupt):
+                if stale:
+                    with contextlib.suppress(OSError):
+                        record()
                 raise
             except Exception as e:
+                if stale:
+                    with contextlib.suppress(OSError):
+                        record()
                 raise RunInterrupted(
                     f"run into {str(out)!r} stopped after {len(good)} of {len(chunks)} chunks "
                     f"({type(e).__name__}: {_first_line(e)}); finished chunks are kept, run the "
@@ -957,19 +1014,11 @@ def rebuild_manifest(folder: str | Path) -> dict[str, Any]:
     found: dict[int, dict] = {}
     provenance: dict[str, Any] | None = None
     for f in sorted(folder.glob("part-*.parquet")):
-        try:
-            meta = json.loads(pl.read_parquet_metadata(f)[PART_KEY])
-            rows = pl.scan_parquet(f).select(pl.len()).collect().item()
-        except Exception:  # unreadable, or written before parts carried metadata
+        entry, of_run = _part_entry(f, provenance)
+        if entry is None:
             continue
-        if provenance is None:
-            provenance = meta["provenance"]
-        index = meta["index"]
-        if _difference(provenance, meta["provenance"]) is not None or f.name != _part_name(index) \
-                or rows != meta["count"]:
-            continue
-        found[index] = {"index": index, "start": meta["start"], "count": meta["count"],
-                        "file": f.name, "rows": rows, "sha256": _sha256(f), "bytes": f.stat().st_size}
+        provenance = of_run
+        found[entry["index"]] = entry
     if provenance is None:
         raise SimlabError(f"{str(folder)!r} holds no simlab part with run metadata; nothing to "
                           "rebuild a manifest from")

@@ -585,8 +585,9 @@ def _digest(rows: np.ndarray) -> str:
 
 
 def test_default_frames_unchanged_by_the_revolution_knob():
-    """Fixed-seed frames pinned before the knob existed (n_revolutions column dropped)."""
-    k = P.PresidentKnobs()
+    """Fixed-seed frames pinned before the knob existed (n_revolutions column dropped),
+    with the heuristic's knobs of that time (keep_top 2, endgame_cards 4)."""
+    k = P.PresidentKnobs(keep_top=2, endgame_cards=4)
     rows = P.run_deals(k, pols("heuristic", 4), 5, 0, 300).rows
     assert (rows[:, 3 + 4 + P.F_REVOLUTIONS] == 0).all()
     assert _digest(np.delete(rows, 3 + 4 + P.F_REVOLUTIONS, axis=1)) == "9b0fd1eebe564667"
@@ -596,5 +597,6 @@ def test_default_frames_unchanged_by_the_revolution_knob():
     m = P.run_matches(k, ("heuristic", "random") * 2, 4, 0, 100).rows
     assert _digest(m) == "57dfe6a1798922b4"
     # the knob on changes play
-    on = P.run_deals(P.PresidentKnobs(revolution=True), pols("heuristic", 4), 5, 0, 300).rows
+    on = P.run_deals(P.PresidentKnobs(revolution=True, keep_top=2, endgame_cards=4),
+                     pols("heuristic", 4), 5, 0, 300).rows
     assert not np.array_equal(on, P.run_deals(k, pols("heuristic", 4), 5, 0, 300).rows)

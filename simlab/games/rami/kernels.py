@@ -143,7 +143,7 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
     while st[S_PHASE] != PH_OVER:
         p = st[S_SEAT]
         if pol[p] == HEURISTIC:
-            move = heuristic_move(S, X, kv)
+            move = heuristic_move(S, X, kv, Y[-1])
         elif pol[p] == RANDOM:
             state, move = random_move(state, S, X, kv)
         else:
@@ -338,7 +338,8 @@ def start_deal(knobs: RamiKnobs, seed: int, d: int) -> tuple:
 
 def play_heuristic_moves(S: tuple, X: tuple, kv: np.ndarray, n: int) -> None:
     """Apply ``n`` heuristic moves (fewer if the deal ends)."""
+    T = new_state()
     for _ in range(n):
         if S[0][S_PHASE] == PH_OVER:
             return
-        apply_move(S, X, kv, heuristic_move(S, X, kv))
+        apply_move(S, X, kv, heuristic_move(S, X, kv, T))

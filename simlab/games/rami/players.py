@@ -13,16 +13,23 @@ in drawing, holding back an opening and discarding:
   points) and lay off every natural card that fits (jokers only when at most one natural
   card is left). Discard the card of least meld potential (``melds.partners``: 2 per card
   of its rank, 2 per neighbour of its suit, 1 per card two steps away), the highest value
-  first among equals; never a joker unless only jokers are left.
+  first among equals; never a joker unless only jokers are left. With the variant
+  ``joker_swap``: also draw the discard pile's top card when it may replace a table joker
+  (with ``joker_swap_replay`` only: the card then leaves the hand this turn); before the
+  lay-down, take back a table joker when the lay-down then leaves fewer cards in hand
+  (then fewer points) than without it (``best_swap``: e.g. the joker completes a meld,
+  or with ``joker_swap_replay`` the swap sheds a card that fits nowhere else, or lets the
+  player go out); one swap at a time, the best first.
 * ``random``: uniform draw source (talon or discard pile) and uniform discard among the
   hand's cards (jokers included); melds by the simple rule "lay whenever possible"
   (``M_LAY`` every turn).
 * ``search``: determinized Monte Carlo (``simlab.search``) at every decision with more
   than one candidate: the draw (talon or discard pile), the lay-down (``M_LAY``: open or
   meld now, with the lay-offs; ``M_KEEP``: no new meld this turn, e.g. hold the opening
-  for a Rami; ``M_PASS``: lay nothing, not even lay-offs) and the discard (the first
-  ``search_discards`` distinct cards of the heuristic's discard order). Each candidate is
-  played out to the end of the deal by heuristic players in ``search_worlds`` worlds x
+  for a Rami; ``M_PASS``: lay nothing, not even lay-offs; with ``joker_swap``, each legal
+  joker swap, ``rules.swap_moves``) and the discard (the first ``search_discards``
+  distinct cards of the heuristic's discard order). Each candidate is played out to the
+  end of the deal by heuristic players in ``search_worlds`` worlds x
   ``search_rollouts`` talon orders, every candidate on the same world and talon order.
   The heuristic's own move is the reference: another move is played only when its mean
   points saved over it, less ``search_caution`` standard errors, is positive (the best
@@ -48,9 +55,13 @@ from simlab.games.rami.rules import (
     K_FINAL_DISCARD,
     K_HOLD,
     K_JOKERS,
+    K_JPEN,
+    K_MELD_FROM,
     K_MUST_MELD,
     K_PLAYERS,
     K_ROLLOUTS,
+    K_SWAP,
+    K_SWAP_REPLAY,
     K_WORLDS,
     M_DISCARD_PILE,
     M_KEEP,
@@ -68,24 +79,41 @@ from simlab.games.rami.rules import (
     S_MODE,
     S_N_TABLE,
     S_OPENED,
+    S_OWED,
+    S_OWN_TURNS,
     S_PHASE,
     S_PLY,
     S_SEAT,
     S_TALON_END,
     S_TALON_POS,
     S_TURNOVERS,
+    SWAP_NONE,
     VAL,
     apply_move,
     copy_state,
     deal_score,
     discard_pile_option,
+    hand_value,
     legal_moves,
+    may_lay_off,
     new_state,
+    stands_for,
+    swap_move,
     top_position,
     try_open,
 )
 from simlab.jit import batch, hot, hot_inline
-from simlab.melds import JOKER_MASK, N_NAT, N_RANKS, NAT_MASK, RANK_MASK, card_at, fits_any, partners
+from simlab.melds import (
+    F_NJ,
+    JOKER_MASK,
+    N_NAT,
+    N_RANKS,
+    NAT_MASK,
+    RANK_MASK,
+    card_at,
+    fits_any,
+    partners,
+)
 from simlab.tricks import EMPTY, ONE, bit, count, has, lowest, random_card
 
 
@@ -139,9 +167,71 @@ def choose_discard(hand: np.uint64, top: int) -> int:
     return best
 
 
+@hot
+def swap_draw(S: tuple, kv: np.ndarray, d: int) -> bool:
+    """Heuristic draw, variant ``joker_swap`` with ``joker_swap_replay``: take the discard
+    ``d`` when, in this turn's lay-down, it may take the place of a table joker (which
+    then goes down again: like a lay-off, the card leaves the hand this turn)."""
+    st, tm, tcards = S[0], S[5], S[6]
+    p = st[S_SEAT]
+    if (kv[K_SWAP] == SWAP_NONE or not kv[K_SWAP_REPLAY] or d >= N_NAT
+            or st[S_OWN_TURNS + p] + 1 < kv[K_MELD_FROM] or not may_lay_off(st, p, kv)):
+        return False
+    for i in range(st[S_N_TABLE]):
+        if stands_for(d, tm, i, tcards, kv):
+            return True
+    return False
+
+
+@hot
+def _left_after(T: tuple, p: int, kv: np.ndarray) -> int:
+    """Cards left in seat ``p``'s hand in state ``T``, then their points (one number)."""
+    return count(T[1][p]) * 1000 + hand_value(T[1][p], kv[K_JPEN])
+
+
+@hot
+def best_swap(S: tuple, X: tuple, kv: np.ndarray, T: tuple) -> int:
+    """Heuristic, variant ``joker_swap``: the joker swap after which the usual lay-down
+    (``M_LAY``, which must then put back any joker owed) leaves the fewest cards in hand,
+    then the fewest points, when that beats the lay-down without a swap; -1: none. Each
+    candidate is played on the spare state ``T``."""
+    st, hands, known, talon, disc, tm, tcards, plan = S
+    p = st[S_SEAT]
+    if kv[K_SWAP] == SWAP_NONE or st[S_MODE] != MODE_NONE or not may_lay_off(st, p, kv):
+        return -1
+    best = -1
+    best_left = -1
+    nat = hands[p] & NAT_MASK
+    for i in range(st[S_N_TABLE]):
+        if tm[i, F_NJ] == 0:
+            continue
+        m = nat
+        while m != EMPTY:
+            c = lowest(m)
+            m &= m - ONE
+            if not stands_for(c, tm, i, tcards, kv):
+                continue
+            if best_left < 0:  # the lay-down without a swap, tried once a swap exists
+                copy_state(S, T)
+                apply_move(T, X, kv, M_LAY)
+                best_left = _left_after(T, p, kv)
+            mv = swap_move(c, i)
+            copy_state(S, T)
+            apply_move(T, X, kv, mv)
+            apply_move(T, X, kv, M_LAY)
+            if T[0][S_OWED] != 0:
+                continue
+            left = _left_after(T, p, kv)
+            if left < best_left:
+                best_left = left
+                best = mv
+    return best
+
+
 @hot_inline
-def heuristic_move(S: tuple, X: tuple, kv: np.ndarray) -> int:
-    """The heuristic's move for the seat to move (see the module docstring)."""
+def heuristic_move(S: tuple, X: tuple, kv: np.ndarray, T: tuple) -> int:
+    """The heuristic's move for the seat to move (see the module docstring); ``T`` is a
+    spare state it may overwrite (to try joker swaps)."""
     st, hands, known, talon, disc, tm, tcards, plan = S
     ws, best, val, cw = X
     p = st[S_SEAT]
@@ -151,17 +241,22 @@ def heuristic_move(S: tuple, X: tuple, kv: np.ndarray) -> int:
         nd = st[S_DISC_N]
         if nd == 0:
             return M_TALON
-        if not wants_discard(hands[p], disc[nd - 1], st[S_OPENED + p] == 1, tm, tcards,
-                             st[S_N_TABLE], top):
+        if not (wants_discard(hands[p], disc[nd - 1], st[S_OPENED + p] == 1, tm, tcards,
+                              st[S_N_TABLE], top) or swap_draw(S, kv, disc[nd - 1])):
             return M_TALON
         if kv[K_MUST_MELD] and not discard_pile_option(S, X, kv):
             return M_TALON
         return M_DISCARD_PILE
     if ph == PH_MELD:
-        if st[S_OPENED + p] == 0 and st[S_MODE] == MODE_NONE and st[S_HELD + p] < kv[K_HOLD]:
+        if (st[S_OPENED + p] == 0 and st[S_MODE] == MODE_NONE and st[S_HELD + p] < kv[K_HOLD]
+                and st[S_OWED] == 0):
             keep = 1 if kv[K_FINAL_DISCARD] else 0
             if try_open(hands[p], True, kv, top, keep, ws, best, val, cw) < 0:
                 return M_KEEP
+        if kv[K_SWAP] != SWAP_NONE:
+            mv = best_swap(S, X, kv, T)
+            if mv >= 0:
+                return mv
         return M_LAY
     return choose_discard(hands[p], top)
 
@@ -183,11 +278,12 @@ def random_move(state: np.uint64, S: tuple, X: tuple, kv: np.ndarray) -> tuple[n
 
 
 @hot
-def playout(S: tuple, X: tuple, kv: np.ndarray) -> None:
-    """Play the deal out with heuristic players (bounded by the turn cap)."""
+def playout(S: tuple, X: tuple, kv: np.ndarray, T: tuple) -> None:
+    """Play the deal out with heuristic players (bounded by the turn cap); ``T``: the
+    heuristic's spare state."""
     st = S[0]
     while st[S_PHASE] != PH_OVER:
-        apply_move(S, X, kv, heuristic_move(S, X, kv))
+        apply_move(S, X, kv, heuristic_move(S, X, kv, T))
 
 
 # --- what a seat sees ---------------------------------------------------------------------
@@ -268,13 +364,15 @@ SAMPLER_WORK = search.work_size(MAX_CARDS)  # scratch of search.sample_owners (8
 def new_search_work() -> tuple:
     """Work arrays of ``search_move``: (world, playout state, moves, totals, hidden cards,
     capacities, slot seats, allowed, owners, sampler scratch, points of one playout per
-    move, sums of squared gains over the first move, scores)."""
+    move, sums of squared gains over the first move, scores, the heuristic's spare
+    state)."""
     return (new_state(), new_state(), np.zeros(MAX_MOVES, dtype=np.int64),
             np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_CARDS, dtype=np.int64),
             np.zeros(search.MAX_SLOTS, dtype=np.int64), np.zeros(search.MAX_SLOTS, dtype=np.int64),
             np.zeros(MAX_CARDS, dtype=np.int64), np.zeros(MAX_CARDS, dtype=np.int64),
             np.zeros(SAMPLER_WORK, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
-            np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.float64))
+            np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.float64),
+            new_state())
 
 
 @hot
@@ -318,7 +416,7 @@ def search_candidates(S: tuple, X: tuple, kv: np.ndarray, trial: tuple, out: np.
         return min(n, kv[K_DISCARDS])
     n = legal_moves(S, X, kv, trial, out)
     if n > 1:
-        h = heuristic_move(S, X, kv)
+        h = heuristic_move(S, X, kv, trial)
         for i in range(n):
             if out[i] == h:
                 out[i] = out[0]
@@ -338,7 +436,7 @@ def search_move(S: tuple, X: tuple, Y: tuple, kv: np.ndarray, seed: np.uint64, i
     standard errors of it is played when that is positive, else the heuristic's (with so
     few playouts a noisy small gain is more often luck than skill). ``Y[3]`` keeps the
     totals (minus points) per candidate, for tracing."""
-    W, Q, moves, total, hid, capacity, slot_seat, allowed, owner, swork, value, sq, score = Y
+    W, Q, moves, total, hid, capacity, slot_seat, allowed, owner, swork, value, sq, score, T = Y
     st = S[0]
     me = st[S_SEAT]
     n = search_candidates(S, X, kv, Q, moves)
@@ -364,7 +462,7 @@ def search_move(S: tuple, X: tuple, Y: tuple, kv: np.ndarray, seed: np.uint64, i
             for m in range(n):
                 copy_state(W, Q)
                 apply_move(Q, X, kv, moves[m])
-                playout(Q, X, kv)
+                playout(Q, X, kv, T)
                 value[m] = -deal_score(Q, kv, me)
             for m in range(n):
                 total[m] += value[m]

@@ -5,8 +5,8 @@ Where things are in this package:
 * ``rules.py`` (this file): deck and card values, knobs, the state of a deal and its
   moves (the draw, the lay-down, the discard), the lay-down every policy makes (the exact
   meld search of ``simlab.melds`` applied to the 51-point opening, going out and the
-  variant "a card taken from the discard pile must be melded"), the end of a deal and
-  its scoring.
+  variant "a card taken from the discard pile must be melded"), the variant "a joker on
+  the table may be taken back", the end of a deal and its scoring.
 * ``players.py``: the heuristic and random policies, what a seat can see, the world
   sampler and the search player.
 * ``kernels.py``: result columns, the batch kernels (deals, matches) and the runner's
@@ -29,7 +29,10 @@ A turn is three steps, each a move applied to the deal's state (``apply_move``):
    preferring one that goes out at once); once opened, the partition that melds the most
    cards; then every natural card that fits a table meld (jokers when at most one natural
    card is left). ``M_KEEP`` lays no new meld this turn (lay-offs as usual, when allowed);
-   ``M_PASS`` lays nothing at all. A player who melds his last card goes out;
+   ``M_PASS`` lays nothing at all. A player who melds his last card goes out. With the
+   variant ``joker_swap`` (catalogue #7) he may first take back table jokers, one move
+   each (``swap_move``: a natural card of his hand replaces the joker it stands for),
+   staying in this step;
 3. **discard** one card of the hand (the move is the card id); discarding one's last
    card goes out.
 
@@ -99,6 +102,11 @@ def deal_size(players: int) -> int:
 
 
 # --- knobs --------------------------------------------------------------------------
+# Variant joker_swap (catalogue #7): from which table melds a joker may be taken back.
+JOKER_SWAPS = ("none", "sequences", "all")
+SWAP_NONE, SWAP_SEQUENCES, SWAP_ALL = range(3)
+
+
 @dataclass(frozen=True)
 class RamiKnobs(Knobs):
     players: int = knob(4, "number of players", lo=2, hi=7)
@@ -132,7 +140,16 @@ class RamiKnobs(Knobs):
                                         "opening rules included; else he draws from the "
                                         "talon. Both policies see the option only when an "
                                         "exact search finds such a use")
-    # Not a knob yet: the variant "a joker on the table may be exchanged" (catalogue #7).
+    joker_swap: str = knob("none", "variant (catalogue #7; not in the seed): a player allowed "
+                           "to lay off (opened, catalogue #4) may, before his lay-down, take "
+                           "a joker from a table meld by putting in its place the natural "
+                           "card it stands for: 'sequences' only from a sequence (where that "
+                           "card is certain), 'all' also from a brelan or carre (any suit it "
+                           "lacks)", choices=JOKER_SWAPS)
+    joker_swap_replay: bool = knob(True, "with joker_swap: a joker taken back must go down "
+                                   "again in the same turn, in a new meld or laid off (common "
+                                   "French practice; a swap is legal only when it can); "
+                                   "false: it joins the hand")
     target: int = knob(1000, "the match ends after the deal in which a total reaches this; "
                        "the lowest total wins", lo=1, hi=100000)
     turn_cap: int = knob(200, "a deal stops after this many turns (all players) and is "
@@ -169,7 +186,7 @@ class RamiKnobs(Knobs):
 (K_PLAYERS, K_HAND, K_JOKERS, K_JPEN, K_OPEN_MIN, K_ACE_HIGH, K_ACE_LOW, K_OPEN_FIRST,
  K_MELD_FROM, K_FINAL_DISCARD, K_RAMI_DOUBLES, K_WIN, K_WIN_RAMI, K_TARGET, K_CAP,
  K_MAX_DEALS, K_HOLD, K_MUST_MELD, K_WORLDS, K_ROLLOUTS, K_DISCARDS, K_CAUTION_MILLI,
- N_K) = range(23)
+ K_SWAP, K_SWAP_REPLAY, N_K) = range(25)
 
 
 def knob_vector(k: RamiKnobs) -> np.ndarray:
@@ -180,7 +197,8 @@ def knob_vector(k: RamiKnobs) -> np.ndarray:
                k.final_discard_required, k.rami_doubles, k.winner_bonus, k.winner_bonus_rami,
                k.target, k.turn_cap, k.max_deals, k.hold_for_rami, k.discard_take_must_meld,
                k.search_worlds, k.search_rollouts, k.search_discards,
-               round(k.search_caution * 1000)]
+               round(k.search_caution * 1000), JOKER_SWAPS.index(k.joker_swap),
+               k.joker_swap_replay]
     return v
 
 
@@ -190,6 +208,9 @@ PH_DRAW, PH_MELD, PH_DISCARD, PH_OVER = range(4)
 # Moves (a discard is the card's id, 0..53).
 M_TALON, M_DISCARD_PILE = 100, 101
 M_LAY, M_KEEP, M_PASS = 110, 111, 112
+# Variant joker_swap: natural card c takes the place of a joker of table meld i, move
+# M_SWAP + i * N_NAT + c (``swap_move``); the joker goes to the hand.
+M_SWAP = 200
 MAX_MOVES = 64
 # How the variant discard_take_must_meld makes the card taken from the discard pile go
 # down this turn (``must_mode``): not at all, in the usual lay-down, laid off first, or
@@ -218,7 +239,9 @@ MODE_NONE, MODE_NORMAL, MODE_LAYOFF, MODE_PLAN = range(4)
  S_PLAN_VALUE,     # its opening value
  S_OPENED_NOW,     # the seat to move opened in this turn (a Rami if he goes out)
  S_LAST_DISCARD,   # card discarded by the last discard move
- S_SEATS) = range(23)
+ S_OWED,           # jokers taken back this turn that must still go down (joker_swap_replay)
+ S_SWAPS,          # joker swaps made in the deal (all players)
+ S_SEATS) = range(25)
 S_OPENED = S_SEATS                          # + seat: 1 once the seat has opened
 S_OWN_TURNS = S_SEATS + MAX_PLAYERS         # + seat: turns the seat has begun
 S_HELD = S_SEATS + 2 * MAX_PLAYERS          # + seat: turns it kept back an opening
@@ -397,6 +420,8 @@ def legal_moves(S: tuple, X: tuple, kv: np.ndarray, trial: tuple, out: np.ndarra
     Draw: the talon, then the discard pile when allowed. Lay-down: ``M_LAY``, then
     ``M_KEEP`` and ``M_PASS`` when they lay down something different (tried on the spare
     state ``trial``); only ``M_LAY`` when a card taken from the discard pile must go down.
+    After a joker swap whose joker must go down again, only the lay-downs that put it
+    down (never ``M_PASS``). Then the joker swaps (``swap_moves``), if any.
     Discard: each natural card of the hand, then one joker (the two are alike)."""
     st, hands, known, talon, disc, tm, tcards, plan = S
     ph = st[S_PHASE]
@@ -427,17 +452,22 @@ def legal_moves(S: tuple, X: tuple, kv: np.ndarray, trial: tuple, out: np.ndarra
     copy_state(S, trial)
     apply_move(trial, X, kv, M_LAY)
     after_lay = trial[1][p]
+    lay_ok = trial[0][S_OWED] == 0
     copy_state(S, trial)
     apply_move(trial, X, kv, M_KEEP)
     after_keep = trial[1][p]
-    n = 1
-    if after_keep != after_lay:
+    keep_ok = trial[0][S_OWED] == 0
+    n = 1 if lay_ok else 0
+    if keep_ok and (after_keep != after_lay or not lay_ok):
         out[n] = M_KEEP
         n += 1
-    if hand != after_lay and hand != after_keep:
+    if st[S_OWED] == 0 and hand != after_lay and hand != after_keep:
         out[n] = M_PASS
         n += 1
-    return n
+    if n == 0:  # cannot happen after a legal swap; keep the contract of at least one move
+        out[0] = M_LAY
+        n = 1
+    return swap_moves(S, X, kv, trial, out, n)
 
 
 @hot_inline
@@ -448,7 +478,10 @@ def apply_move(S: tuple, X: tuple, kv: np.ndarray, move: int) -> None:
     if ph == PH_DRAW:
         draw(S, X, kv, move == M_DISCARD_PILE)
     elif ph == PH_MELD:
-        lay_down(S, X, kv, move)
+        if move >= M_SWAP:
+            swap_joker(S, kv, swap_card(move), swap_meld(move))
+        else:
+            lay_down(S, X, kv, move)
     else:
         discard(S, kv, move)
     st[S_PLY] += 1
@@ -478,6 +511,7 @@ def draw(S: tuple, X: tuple, kv: np.ndarray, take: bool) -> None:
     st[S_DRAWN] = c
     st[S_TAKEN] = 1 if take else 0
     st[S_OPENED_NOW] = 0
+    st[S_OWED] = 0
     st[S_PHASE] = PH_MELD if st[S_OWN_TURNS + p] >= kv[K_MELD_FROM] else PH_DISCARD
 
 
@@ -487,13 +521,17 @@ def lay_down(S: tuple, X: tuple, kv: np.ndarray, move: int) -> None:
     off, or with the plan found at the draw). Then ``M_LAY``: not yet opened, the opening
     of ``try_open`` (at least ``opening_min``); opened, the partition that melds the most
     cards (then the most points). ``M_KEEP``: no new meld. Lay-offs (``M_LAY`` and
-    ``M_KEEP``) once opened, or at any time when ``open_before_layoff`` is off."""
+    ``M_KEEP``) once opened, or at any time when ``open_before_layoff`` is off. Jokers
+    taken back this turn that must go down again and are not in a new meld are laid off
+    (the natural cards' lay-offs first, as long as they leave room and cards for them);
+    ``S_OWED`` keeps how many could not (0 after a legal move)."""
     st, hands, known, talon, disc, tm, tcards, plan = S
     ws, best, val, cw = X
     p = st[S_SEAT]
     top = top_position(kv)
     keep = 1 if kv[K_FINAL_DISCARD] else 0
     hand = hands[p]
+    jokers_in = count(hand & JOKER_MASK)
     n_table = st[S_N_TABLE]
     c = st[S_DRAWN]
     mode = st[S_MODE]
@@ -521,8 +559,17 @@ def lay_down(S: tuple, X: tuple, kv: np.ndarray, move: int) -> None:
                             ws, best)
         if best[1] > 0:
             hand, n_table = lay_plan_d(hand, dm, ws, best[1], tm, tcards, n_table)
-    if move != M_PASS and (st[S_OPENED + p] == 1 or not kv[K_OPEN_FIRST]):
+    if move != M_PASS and may_lay_off(st, p, kv):
+        owed = jokers_owed(st, jokers_in, hand)
+        if owed > 0:  # natural lay-offs first, leaving room and cards for the owed jokers
+            spare = joker_room(tm, tcards, n_table) - owed
+            hand = lay_off_all(hand, tm, tcards, n_table, top,
+                               max(keep + owed, count(hand) - max(spare, 0)))
+            for _ in range(jokers_owed(st, jokers_in, hand)):
+                if count(hand) > keep:
+                    hand = lay_off_one(hand, lowest(hand & JOKER_MASK), tm, tcards, n_table, top)
         hand = lay_off_all(hand, tm, tcards, n_table, top, keep)
+    st[S_OWED] = jokers_owed(st, jokers_in, hand)
     hands[p] = hand
     known[p] &= hand
     st[S_N_TABLE] = n_table
@@ -530,6 +577,20 @@ def lay_down(S: tuple, X: tuple, kv: np.ndarray, move: int) -> None:
         go_out(st, p)
     else:
         st[S_PHASE] = PH_DISCARD
+
+
+@hot_inline
+def may_lay_off(st: np.ndarray, p: int, kv: np.ndarray) -> bool:
+    """Seat ``p`` may add cards to table melds: once opened, or always when
+    ``open_before_layoff`` is off (catalogue #4)."""
+    return st[S_OPENED + p] == 1 or not kv[K_OPEN_FIRST]
+
+
+@hot_inline
+def jokers_owed(st: np.ndarray, jokers_in: int, hand: np.uint64) -> int:
+    """Jokers taken back this turn still to go down, when the hand held ``jokers_in``
+    jokers as the lay-down began and holds ``hand`` now (jokers are interchangeable)."""
+    return max(0, st[S_OWED] - (jokers_in - count(hand & JOKER_MASK)))
 
 
 @hot_inline
@@ -640,6 +701,16 @@ def lay_plan_d(hand: np.uint64, d: int, ws: np.ndarray, n: int, tm: np.ndarray,
 
 
 @hot
+def joker_room(tm: np.ndarray, tcards: np.ndarray, n_table: int) -> int:
+    """Jokers the table melds can still take: 4 cards a set, 13 a sequence (A-K or 2-A);
+    a joker fits a meld whenever it has room (``melds.fits``)."""
+    t = 0
+    for i in range(n_table):
+        t += (4 if tm[i, F_KIND] == SET else 13) - count(tcards[i])
+    return t
+
+
+@hot
 def lay_off_one(hand: np.uint64, d: int, tm: np.ndarray, tcards: np.ndarray, n_table: int,
                 top: int) -> np.uint64:
     for i in range(n_table):
@@ -648,6 +719,105 @@ def lay_off_one(hand: np.uint64, d: int, tm: np.ndarray, tcards: np.ndarray, n_t
             add_card(d, pos, tm, i, tcards)
             return hand & ~bit(d)
     return hand
+
+
+# --- variant: a joker on the table taken back (joker_swap, catalogue #7) -----------------
+# Not in the seed. Resolutions (common French practice): only a player allowed to lay off
+# (opened, unless open_before_layoff is off) swaps, in his lay-down step before laying
+# down (so after opening in an earlier turn); the natural card goes where the joker was;
+# the joker, seen by all, joins his hand and with joker_swap_replay must go down again
+# this turn (in a new meld or laid off), the swap being legal only when one of the
+# lay-downs ``M_LAY`` / ``M_KEEP`` then does it. A set's joker stands for any suit the
+# set lacks ('all'); a sequence's joker for the card of its position. Not offered while
+# a card taken from the discard pile must go down (discard_take_must_meld).
+@hot_inline
+def swap_move(card: int, meld: int) -> int:
+    """The move "natural ``card`` takes the place of a joker of table meld ``meld``"."""
+    return M_SWAP + meld * N_NAT + card
+
+
+@hot_inline
+def swap_card(move: int) -> int:
+    return (move - M_SWAP) % N_NAT
+
+
+@hot_inline
+def swap_meld(move: int) -> int:
+    return (move - M_SWAP) // N_NAT
+
+
+@hot
+def stands_for(card: int, tm: np.ndarray, i: int, tcards: np.ndarray, kv: np.ndarray) -> bool:
+    """Does a joker of table meld ``i`` stand for natural ``card`` (which may then take its
+    place)? In a sequence, when the card's position is in the window but the card is not
+    (a joker holds it); in a set (joker_swap 'all'), when the set is of its rank and lacks
+    it."""
+    if tm[i, F_NJ] == 0 or has(tcards[i], card):
+        return False
+    if tm[i, F_KIND] == SET:
+        return kv[K_SWAP] == SWAP_ALL and card % N_RANKS == tm[i, F_KEY]
+    if card // N_RANKS != tm[i, F_KEY]:
+        return False
+    r = card % N_RANKS
+    if r != N_RANKS - 1:
+        return tm[i, F_LO] <= r + 1 <= tm[i, F_HI]
+    return tm[i, F_LO] == 0 or tm[i, F_HI] == 13  # the ace, low or high
+
+
+@hot
+def swap_joker(S: tuple, kv: np.ndarray, card: int, i: int) -> None:
+    """The seat to move puts natural ``card`` in place of a joker of table meld ``i`` and
+    takes the joker into his hand (everybody sees it go there); with joker_swap_replay he
+    owes its return to the table this turn."""
+    st, hands, known, talon, disc, tm, tcards, plan = S
+    p = st[S_SEAT]
+    j = lowest(tcards[i] & JOKER_MASK)
+    tcards[i] = (tcards[i] & ~bit(j)) | bit(card)
+    tm[i, F_NJ] -= 1
+    tm[i, F_NAT] = np.int64(np.uint64(tm[i, F_NAT]) | bit(card))
+    hands[p] = (hands[p] & ~bit(card)) | bit(j)
+    known[p] = (known[p] & ~bit(card)) | bit(j)
+    st[S_SWAPS] += 1
+    if kv[K_SWAP_REPLAY]:
+        st[S_OWED] += 1
+
+
+@hot
+def joker_goes_back(S: tuple, X: tuple, kv: np.ndarray, trial: tuple, move: int) -> bool:
+    """After the swap ``move``, does ``M_LAY`` or ``M_KEEP`` put every joker owed this
+    turn back on the table (tried on ``trial``)?"""
+    for lay in (M_LAY, M_KEEP):
+        copy_state(S, trial)
+        apply_move(trial, X, kv, move)
+        apply_move(trial, X, kv, lay)
+        if trial[0][S_OWED] == 0:
+            return True
+    return False
+
+
+@hot
+def swap_moves(S: tuple, X: tuple, kv: np.ndarray, trial: tuple, out: np.ndarray,
+               n: int) -> int:
+    """Append to ``out[:n]`` the seat's legal joker swaps (table melds in order, then the
+    hand's natural cards in id order); returns the new count."""
+    st, hands, known, talon, disc, tm, tcards, plan = S
+    p = st[S_SEAT]
+    if kv[K_SWAP] == SWAP_NONE or st[S_MODE] != MODE_NONE or not may_lay_off(st, p, kv):
+        return n
+    nat = hands[p] & NAT_MASK
+    for i in range(st[S_N_TABLE]):
+        if tm[i, F_NJ] == 0:
+            continue
+        m = nat
+        while m != EMPTY and n < MAX_MOVES:
+            c = lowest(m)
+            m &= m - ONE
+            if stands_for(c, tm, i, tcards, kv):
+                mv = swap_move(c, i)
+                if not kv[K_SWAP_REPLAY] or joker_goes_back(S, X, kv, trial, mv):
+                    out[n] = mv
+                    n += 1
+    return n
 
 
 # --- variant: a card taken from the discard pile must be melded at once ------------------

@@ -17,6 +17,7 @@ from simlab.games.base import Game
 from simlab.games.tarot_4_saisons.kernels import (  # noqa: F401
     _args,
     _tables,
+    deal_faults,
     deals_kernel,
     matches_kernel,
     play_deal,

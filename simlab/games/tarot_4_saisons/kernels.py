@@ -1,6 +1,7 @@
-"""Tarot 4 saisons batch kernels: deals and matches, each deal played move by move with
-``rules.start_deal`` / ``rules.apply_move`` and the seats' policies (``players.py``), and
-the runner's entry points (``run_deals``, ``run_matches``)."""
+"""Tarot 4 saisons batch kernels: deals and matches, each deal dealt with its faults
+(``deal_faults``: ``rules.draw_faults`` / ``rules.start_deal_faults``) and played move by
+move with ``rules.apply_move`` and the seats' policies (``players.py``), and the runner's
+entry points (``run_deals``, ``run_matches``)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from simlab.games.tarot_4_saisons.rules import (
     C_TAKER,
     CHEAP,
     EXCUSE_MASK,
+    FAULT,
     HAND,
     K_MAX_DEALS,
     K_PUSH,
@@ -48,8 +50,9 @@ from simlab.games.tarot_4_saisons.rules import (
     apply_carry,
     apply_move,
     deal_order,
+    draw_faults,
     finish_line,
-    start_deal,
+    start_deal_faults,
     state_arrays,
     to_move,
 )
@@ -61,6 +64,18 @@ from simlab.tricks import cards_of
 def _fresh_deck(deck: np.ndarray) -> None:
     for i in range(N_CARDS):
         deck[i] = i
+
+
+@hot
+def deal_faults(st: np.ndarray, cs: np.ndarray, deck: np.ndarray, dealer: int,
+                order: np.ndarray, kv: np.ndarray, dealt: np.ndarray, seed: np.uint64,
+                index: int, sub: int) -> None:
+    """Deal (``rules.start_deal_faults``) with the faults drawn from the deal's own fault
+    stream (``rules.draw_faults``; purpose ``FAULT``: shuffles and decisions unchanged)."""
+    misdeal, fault_seat, fault_trick, chien = draw_faults(
+        rng.stream(seed, index, sub, FAULT), dealer, kv)
+    start_deal_faults(st, cs, deck, dealer, order, kv, dealt, misdeal, fault_seat,
+                      fault_trick, chien)
 
 
 @hot
@@ -98,7 +113,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         _fresh_deck(deck)
         rng.shuffle(rng.stream(seed, d, 0, rng.SHUFFLE), deck, N_CARDS)
         j = i if record else 0
-        start_deal(st, cs, deck, d % NP, order, kv, dealt[j])
+        deal_faults(st, cs, deck, d % NP, order, kv, dealt[j], seed, d, 0)
         play_deal(st, cs, pol, kv, rules, seed, d, 0, rng.stream(seed, d, 0, rng.POLICY),
                   moves, wst, wcs, sw)
         for c in range(N_DEAL_COLS):
@@ -137,7 +152,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
         while j < kv[K_MAX_DEALS]:
             _fresh_deck(deck)
             rng.shuffle(rng.stream(seed, m, j + 1, rng.SHUFFLE), deck, N_CARDS)
-            start_deal(st, cs, deck, dealer, order, kv, dealt)
+            deal_faults(st, cs, deck, dealer, order, kv, dealt, seed, m, j + 1)
             play_deal(st, cs, pol, kv, rules, seed, m, j + 1,
                       rng.stream(seed, m, j + 1, rng.POLICY), moves, wst, wcs, sw)
             j += 1

@@ -31,7 +31,8 @@ declared suites (the declared cards are known to stay in their owner's hand unti
 played); declared Misères (no face card in that hand); and what each play reveals: a
 void, or no trump above the trick's trump (``rules._learn_from_play``). Hidden: the other
 hands, the chien cards never turned, and, for the opponents, the taker's discards (never
-a Roi or a bout).
+a card the écart rule forbids, ``forbid_discard``). Faults to come (``fault_per_mille``...)
+are not known: the worlds hold none.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ from simlab.games.tarot_4_saisons.rules import (
     M_HAND,
     M_KNOWN,
     M_WON,
+    NO_FAULT,
     NP,
     PASS,
     PETIT,
@@ -100,6 +102,10 @@ from simlab.games.tarot_4_saisons.rules import (
     RK,
     S_CBIT,
     S_CHIEN,
+    S_CHIEN_FAULT,
+    S_FAULT_SEAT,
+    S_FAULT_TRICK,
+    S_FORBID,
     S_HIST,
     S_LEAD0,
     S_NTRICK,
@@ -176,11 +182,11 @@ def heuristic_bid(v: int, kv: np.ndarray) -> int:
 
 
 @hot
-def heuristic_discard(hand: np.uint64, points: np.ndarray) -> int:
-    """Void the shortest suits without a Roi first, richest card first (their points are
-    safe in the chien); trumps only when forced, lowest first."""
-    allowed = discardable(hand)
-    plain = allowed & ~TRUMPS
+def heuristic_discard(hand: np.uint64, allowed: np.uint64, points: np.ndarray) -> int:
+    """The card to put back, among ``allowed`` (``rules.discardable``): void the shortest
+    suits without a Roi first, richest card first (their points are safe in the chien);
+    trumps only when forced, lowest first, the Excuse last."""
+    plain = allowed & ~TRUMPS & ~EXCUSE_B
     if plain == EMPTY:
         return lowest(allowed)
     c = -1
@@ -327,7 +333,7 @@ def heuristic_move(st: np.ndarray, cs: np.ndarray, kv: np.ndarray, rules: np.nda
         b = heuristic_bid(hand_value(h), kv)
         return b if b > st[S_POS] else PASS
     if ph == PH_DISCARD:
-        return heuristic_discard(h, POINTS)
+        return heuristic_discard(h, discardable(h, st), POINTS)
     if ph == PH_CONTRE:
         at = kv[K_TAKER_CONTRE_AT] if p == taker else kv[K_CONTRE_AT]
         return 1 if hand_value(h) >= at else 0
@@ -432,7 +438,7 @@ def hidden_places(st: np.ndarray, cs: np.ndarray, me: int, excl: np.ndarray,
                 if not out:
                     a |= 1 << k
             a |= 1 << SLOT_CHIEN
-            if capacity[SLOT_DISC] > 0 and (KINGS | BOUTS) & b == EMPTY:
+            if capacity[SLOT_DISC] > 0 and np.uint64(st[S_FORBID]) & b == EMPTY:
                 a |= 1 << SLOT_DISC
         cards[n] = c
         allowed[n] = a
@@ -466,6 +472,10 @@ def sample_world(st: np.ndarray, cs: np.ndarray, me: int, state: np.uint64, wst:
             wst[S_CHIEN + j] = -1
     for j in range(CHIEN):
         wst[S_ROW + C_CHIEN + j] = -1  # the chien as dealt: a result column, hidden
+    # faults to come are hidden too: the playouts assume none (as in Tarot double détente)
+    wst[S_FAULT_SEAT] = NO_FAULT
+    wst[S_FAULT_TRICK] = NO_FAULT
+    wst[S_CHIEN_FAULT] = 0
     n_ch = 0
     for i in range(n):
         c = cards[i]

@@ -174,8 +174,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
                                 "match effect (see t4s.q4.match.*)")
         add({"all_pass", "annulled"}, "q4.all_pass.played", "everybody passes (dealings "
             "not annulled)", pl.col("all_pass"), ~pl.col("annulled"))
-        add({"annulled"}, "q4.annulled", "dealing annulled: a hand without trump",
-            pl.col("annulled"))
+        add({"annulled"}, "q4.annulled", "dealing annulled: a hand without trump (or a "
+            "fault, when the fault knobs are set)", pl.col("annulled"))
         # 6. bonuses' share of the points marked, and résistance
         total = sum(pl.col(f"score_s{i}").cast(pl.Float64) for i in seats)
         defenders = taken & (pl.col("resistance_s0").is_not_null()

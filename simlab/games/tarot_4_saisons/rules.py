@@ -33,7 +33,8 @@ opponents refuse the reduction before the discards (``opponent_can_refuse``). Fi
 construction: #5 bonuses go to the player who achieves them; #9 the "contre" bid adds the
 chien to both opponents' counts (the clear threshold stays on the taker's own points);
 #10 the Excuse counts for "3 bouts" where it ends; #11 the Excuse may be played at any
-time; #12 defenders may contract everything but capot.
+time; #12 defenders may contract everything but capot. A knob whose default resolves the
+seed's text records that text (``seed_value``, shown by ``simlab params``).
 
 Seed over catalogue: "Petit au bout" / "2 avant-dernier" need the Petit (the trump 2)
 to *win* the last (penultimate) trick: the seed's nota bene says capturing it there earns
@@ -43,10 +44,33 @@ final (knob ``pass_is_final``); the auction ends once all have spoken and two in
 passed. The chien is private: only the taker sees the cards he turns (catalogue:
 "Hands and the chien are private"; #8 "the opponents have seen nothing new").
 
+The écart (seed §5 "Il est interdit de remettre un Roi ou un Bout au chien"; the Excuse
+is a bout): knob ``forbid_discard``, default ``kings_bouts``; variants: also no other trump
+unless nothing else may go (``kings_bouts_trumps``, the French federation's rule; the
+official Tarot seed 001 lets trumps go if shown), only the Kings, only the bouts, nothing.
+
+Faults (section 11): the policies never revoke, never forget a misère and never turn too
+many chien cards, so faults are simulated as chances per deal (knobs ``*_per_mille``,
+default 0 = none), drawn from the deal's own fault stream (rng purpose ``FAULT``, as Tarot
+double détente's), so they never shift the shuffles or the players' decisions:
+
+* a fault of play (not following suit, not overtrumping, an undeclared Misère), per
+  player: caught at the end of a random trick; its author loses the current stake +
+  ``fault_penalty`` (6) and the deal is annulled;
+* a misdeal, per deal: the dealer loses ``misdeal_penalty`` (2); repairable, play goes on;
+  not repairable (its own rate), he redeals;
+* a chien fault (turning too many cards; impossible on "tout"), per taken deal: the taker
+  loses ``chien_fault_penalty`` (3); caught after the exchange (its own rate), he also
+  loses his stake (after the option's reduction, before contres) and the deal is annulled.
+
+Resolutions (the seed is silent): a deal annulled by a fault marks nothing but the
+penalties (the fault's, a repaired misdeal's, a chien fault's, the Excuse's): its misère
+and suites lapse; the same dealer redeals, as after a hand without trump (§4); only one
+play fault is caught per deal (the first seat drawn from the dealer's next); "l'enjeu
+courant" of a play fault is the game stake after the option and contres.
+
 Not simulated (deviations):
 
-* faults and their penalties (section 11): the policies never revoke, never forget a
-  misère and never turn too many chien cards;
 * "anyone may ask to see the last trick": every trick played is public information
   here (the search player uses it; the heuristic does not need it);
 * ``removed_ranks`` / ``hand_size`` / ``chien_size`` are not knobs: the 50-card deck
@@ -69,7 +93,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
+from simlab import rng, search
 from simlab.decks import EXCUSE_SUIT, TRUMP_SUIT, get_deck
 from simlab.games.base import BOOL, OPT_BOOL, Column
 from simlab.jit import hot, hot_inline
@@ -118,6 +142,17 @@ SUITE_BITS = np.uint64(0x78)  # Valet, Cavalier, Dame, Roi within a suit's 7 bit
 PETIT_B = _mask((PETIT,))
 T2_B = _mask((T2,))
 EXCUSE_B = _mask((EXCUSE,))
+
+# The écart: the cards that may not go back to the chien (knob ``forbid_discard``); with
+# ``kings_bouts_trumps`` the other trumps only when no other card may go.
+FORBID_DISCARD = {"kings_bouts": KINGS | BOUTS, "kings_bouts_trumps": KINGS | BOUTS,
+                  "kings": KINGS, "bouts": BOUTS, "none": EMPTY}
+# Faults (section 11), drawn per deal from the rng purpose 3, the fault stream of Tarot
+# double détente (``simlab/rng.py``): separate from the shuffles and the decisions.
+FAULT = 3
+MISDEALS = ("none", "repaired", "redeal")
+CHIEN_FAULTS = ("none", "before_exchange", "after_exchange")
+NO_FAULT = -1
 
 RUNGS = ("tout", "2+2", "3_cartes", "1+1", "sans_voir", "sans_points", "contre")
 TOUT, DEUX_DEUX, TROIS, UN_UN, SANS_VOIR, SANS_POINTS, CONTRE = range(7)
@@ -196,19 +231,23 @@ def _ints(text: str, n: int, name: str) -> list[int]:
 class Tarot4SaisonsKnobs(Knobs):
     chien_after_round: int = knob(1, "the dealer puts the 5-card chien aside after the 1st "
                                   "or the 2nd round of 5-card packets (seed: either)",
-                                  lo=1, hi=2)
+                                  lo=1, hi=2, seed_value="1 or 2")
     excuse_is_trump_for_redeal: bool = knob(
-        False, "the Excuse counts as a trump for the no-trump redeal (catalogue #3: no)")
+        False, "the Excuse counts as a trump for the no-trump redeal (catalogue #3: no)",
+        seed_value="'aucun Atout' (the deck: '21 Atouts et l'Excuse')")
     no_trump_redeal_points: int = knob(2, "a player dealt no trump marks this; the deal is "
                                        "annulled and the same dealer redeals", lo=0, hi=100)
     misere_points: int = knob(2, "a player dealt no face card (V, C, D, R) marks this on "
                               "declaring a Misère", lo=0, hi=100)
     misere_mandatory: bool = knob(True, "a Misère is always declared (catalogue #2: not "
-                                  "declaring is a fault); false: a policy decision "
-                                  "(heuristic always, random half the time)")
+                                  "declaring is a fault, seed §11); false: a policy "
+                                  "decision (heuristic always, random half the time)",
+                                  seed_value=False)
     ladder_order: str = knob("simple_first", "auction order: every simple bid below every "
                              "clear bid (catalogue #1), or rung by rung, simple then clear "
-                             "(by_rung)", choices=("simple_first", "by_rung"))
+                             "(by_rung)", choices=("simple_first", "by_rung"),
+                             seed_value="a 'force croissante' column between the simple "
+                                        "and clear stakes")
     pass_is_final: bool = knob(False, "a player who passed may not bid later (the seed "
                                "does not say so)")
     stakes_simple: str = knob("2,4,4,6,7,9,10", "game stake of a simple bid per rung (tout, "
@@ -224,7 +263,9 @@ class Tarot4SaisonsKnobs(Knobs):
     capot_mult: int = knob(4, "unannounced capot by the taker: this times the stake instead "
                            "of the normal win (catalogue #6)", lo=0, hi=100)
     capot_replaces_win: bool = knob(True, "a capot's multiple replaces the normal win "
-                                    "(catalogue #6); false: it is added to it")
+                                    "(catalogue #6); false: it is added to it",
+                                    seed_value="bonus 'enjeu × 4' (§6); 'il marque alors "
+                                               "le quadruple' (§12)")
     capot_announced_mult: int = knob(8, "announced capot: this times the stake; failed: "
                                      "each opponent marks it", lo=0, hi=100)
     contre_add: int = knob(2, "a contre adds this to the stake of the game or contract",
@@ -247,7 +288,8 @@ class Tarot4SaisonsKnobs(Knobs):
     resistance_points: int = knob(62, "résistance: a defender's counted points needed "
                                   "(catalogue #4: per defender)", lo=0, hi=185)
     resistance_combined: bool = knob(False, "résistance counts the two defenders' points "
-                                     "together (catalogue #4: each defender alone)")
+                                     "together (catalogue #4: each defender alone)",
+                                     seed_value="'62 points ou plus en défense'")
     resistance_auto: int = knob(1, "résistance, uncontracted", lo=0, hi=100)
     resistance_contract: int = knob(2, "résistance, contracted", lo=0, hi=100)
     suite_value: int = knob(2, "each declared suite (V, C, D, R of one suit)", lo=0, hi=100)
@@ -265,6 +307,33 @@ class Tarot4SaisonsKnobs(Knobs):
                           lo=1, hi=100000)
     must_undertrump: bool = knob(True, "void and unable to overtrump: must still play a "
                                  "lower trump (seed: 'sinon, couper')")
+    forbid_discard: str = knob("kings_bouts", "cards the taker may not put in the écart: "
+                               "Rois and bouts (seed), also the other trumps unless nothing "
+                               "else may go (kings_bouts_trumps), Rois only, bouts only, or "
+                               "none", choices=tuple(FORBID_DISCARD))
+    # faults (section 11): humans only, so chances per deal; 0 = never
+    fault_per_mille: int = knob(0, "per player and deal played, chance (in 1/1000) of a "
+                                "fault of play (revoke, not overtrumping, an undeclared "
+                                "Misère), caught at the end of a random trick: its author "
+                                "loses the stake + fault_penalty, the deal is annulled",
+                                lo=0, hi=1000)
+    fault_penalty: int = knob(6, "fault of play: lost on top of the current stake", lo=0,
+                              hi=100)
+    misdeal_per_mille: int = knob(0, "per deal, chance (in 1/1000) of a repairable misdeal: "
+                                  "the dealer loses misdeal_penalty, play goes on", lo=0,
+                                  hi=1000)
+    misdeal_redeal_per_mille: int = knob(0, "per deal, chance (in 1/1000) of a misdeal that "
+                                         "cannot be repaired: the dealer loses "
+                                         "misdeal_penalty and redeals", lo=0, hi=1000)
+    misdeal_penalty: int = knob(2, "misdeal: the dealer loses this", lo=0, hi=100)
+    chien_fault_per_mille: int = knob(0, "per deal taken (not 'tout'), chance (in 1/1000) "
+                                      "that the taker turns too many chien cards, caught "
+                                      "before the exchange: he loses chien_fault_penalty",
+                                      lo=0, hi=1000)
+    chien_fault_exchanged_per_mille: int = knob(0, "the same, caught after the exchange: "
+                                                "he also loses his stake and the deal is "
+                                                "annulled", lo=0, hi=1000)
+    chien_fault_penalty: int = knob(3, "chien fault: the taker loses this", lo=0, hi=100)
     # heuristic policy
     bid_base: int = knob(24, "heuristic: hand value for 'tout' simple (value: 10 per bout, "
                          "4 per saison, 1.5 per trump, 6 per Roi, 3 per Dame, 2 per void "
@@ -317,6 +386,11 @@ class Tarot4SaisonsKnobs(Knobs):
     def check(self) -> None:
         _ints(self.stakes_simple, 7, "stakes_simple")
         _ints(self.stakes_clear, 7, "stakes_clear")
+        for a, b in (("misdeal_per_mille", "misdeal_redeal_per_mille"),
+                     ("chien_fault_per_mille", "chien_fault_exchanged_per_mille")):
+            if getattr(self, a) + getattr(self, b) > 1000:
+                raise SimlabError(f"knobs {a!r} + {b!r} exceed 1000 per mille; allowed: a "
+                                  "sum from 0 to 1000")
 
 
 # Knob vector layout for the kernels.
@@ -332,7 +406,9 @@ K_STAKE = 52  # K_STAKE + 7 * clear + rung
 K_WORLDS = K_STAKE + 14
 K_ROLLOUTS = K_WORLDS + 1
 K_MARGIN = K_ROLLOUTS + 1
-N_K = K_MARGIN + 1
+(K_FORBID, K_TRUMPS_LAST, K_FAULT, K_FAULT_PEN, K_MISDEAL, K_MISDEAL_REDEAL, K_MISDEAL_PEN,
+ K_CHIEN_FAULT, K_CHIEN_FAULT_X, K_CHIEN_FAULT_PEN) = range(K_MARGIN + 1, K_MARGIN + 11)
+N_K = K_CHIEN_FAULT_PEN + 1
 
 
 def _vector(k: Tarot4SaisonsKnobs) -> np.ndarray:
@@ -357,6 +433,11 @@ def _vector(k: Tarot4SaisonsKnobs) -> np.ndarray:
     v[K_WORLDS] = k.search_worlds
     v[K_ROLLOUTS] = k.search_rollouts
     v[K_MARGIN] = k.search_objective == "margin"
+    v[K_FORBID] = np.int64(FORBID_DISCARD[k.forbid_discard])  # a card mask (50 bits)
+    v[K_TRUMPS_LAST] = k.forbid_discard == "kings_bouts_trumps"
+    v[K_FAULT:N_K] = [k.fault_per_mille, k.fault_penalty, k.misdeal_per_mille,
+                      k.misdeal_redeal_per_mille, k.misdeal_penalty, k.chien_fault_per_mille,
+                      k.chien_fault_exchanged_per_mille, k.chien_fault_penalty]
     return v
 
 
@@ -392,8 +473,9 @@ def _seats(name: str, kind=None, help: str = "") -> list[Column]:
 
 _DEAL_COLS: list[Column] = (
     [Column("deal"), Column("dealer"),
-     Column("annulled", BOOL, help="a player was dealt no trump: he marks the no-trump "
-                                   "points and the same dealer redeals")]
+     Column("annulled", BOOL, help="a player was dealt no trump (he marks the no-trump "
+                                   "points), or a fault (fault columns) annulled the deal: "
+                                   "the same dealer redeals")]
     + _seats("score", help="points marked this deal (all sources)")
     + [Column("taker", help="-1 when all pass or the deal is annulled"),
        Column("contract", CONTRACTS, help="winning bid: rung and victory type"),
@@ -431,6 +513,15 @@ _DEAL_COLS: list[Column] = (
     + _seats("resistance", OPT_BOOL, help="defender reached the résistance points")
     + [Column(f"chien_{j}", DECK.labels, help="chien as dealt, top first")
        for j in range(CHIEN)]
+    + [Column("misdeal", MISDEALS, help="the dealer misdealt (he loses misdeal_penalty): "
+                                        "repaired, play went on; or he redeals (annulled)"),
+       Column("fault_seat", help="seat whose fault of play annulled the deal (it loses the "
+                                 "stake + fault_penalty), else -1"),
+       Column("fault_trick", help="tricks complete when that fault was caught, else -1"),
+       Column("chien_fault", CHIEN_FAULTS, help="the taker turned too many chien cards "
+                                                "(he loses chien_fault_penalty), caught "
+                                                "before the exchange, or after it (he also "
+                                                "loses his stake; annulled)")]
 )
 _IDX = {c.name: i for i, c in enumerate(_DEAL_COLS)}
 N_DEAL_COLS = len(_DEAL_COLS)
@@ -471,11 +562,16 @@ C_EXC_KEPT = _IDX["excuse_kept"]
 C_EXC_PEN = _IDX["excuse_penalty"]
 C_RESIST = _IDX["resistance_s0"]
 C_CHIEN = _IDX["chien_0"]
+C_MISDEAL = _IDX["misdeal"]
+C_FAULT_SEAT = _IDX["fault_seat"]
+C_FAULT_TRICK = _IDX["fault_trick"]
+C_CHIEN_FAULT = _IDX["chien_fault"]
 # columns that are -1 (null) unless set
 _MINUS_ONE = np.array(
     [C_TAKER, C_CONTRACT, C_MADE, C_NOTRUMP, C_RUNG, C_CLEAR, C_OPT, C_REFUSED, C_GCONTRE,
      C_CAPOT, C_CAPOT_ANN, C_PAB, C_TWO, C_3B, C_4K, C_4A, C_QUASI, C_EXC_SEAT, C_EXC_KEPT,
-     C_EXC_PEN, C_RESIST, C_RESIST + 1, C_RESIST + 2], dtype=np.int64)
+     C_EXC_PEN, C_RESIST, C_RESIST + 1, C_RESIST + 2, C_FAULT_SEAT, C_FAULT_TRICK],
+    dtype=np.int64)
 
 _MATCH_COLS: list[Column] = (
     [Column("match"), Column("first_dealer"),
@@ -484,7 +580,8 @@ _MATCH_COLS: list[Column] = (
     + [Column(f"final_score_s{i}") for i in range(NP)]
     + [Column("final_bar", help="the bar when the match ended"),
        Column("n_bar_moves", help="how many times the bar moved up"),
-       Column("n_annulled"), Column("n_all_pass"), Column("n_taken"), Column("n_made"),
+       Column("n_annulled", help="deals annulled: a hand without trump, or a fault"),
+       Column("n_all_pass"), Column("n_taken"), Column("n_made"),
        Column("capped", BOOL)]
 )
 N_MATCH_COLS = len(_MATCH_COLS)
@@ -526,7 +623,12 @@ S_XBITS = 35    # + seat: the seat's contred items (a bit per contract; bit 6 = 
 S_CHIEN = 38    # + j: the chien's cards as dealt, top first (taken from the top)
 S_LEAD0 = 43    # the first trick's leader
 S_HIST = 44     # + i: the i-th card played (the seats follow from the leaders)
-S_ROW = S_HIST + 45  # + column: the deal's result row (the columns above), filled as it goes
+S_FORBID = S_HIST + 45  # the écart rule (public): cards never discarded, as a mask
+S_TRUMPS_LAST = S_FORBID + 1  # ... and the other trumps only when nothing else may go
+S_FAULT_SEAT = S_FORBID + 2   # a fault of play to come (drawn): its author, or NO_FAULT
+S_FAULT_TRICK = S_FORBID + 3  # ... caught when this many tricks are complete (1..15)
+S_CHIEN_FAULT = S_FORBID + 4  # a chien fault to come: index into CHIEN_FAULTS
+S_ROW = S_FORBID + 5  # + column: the deal's result row (the columns above), filled as it goes
 (M_HAND, M_WON, M_PLAYED, M_KNOWN) = (0, 3, 6, 9)  # + seat, card sets
 M_GONE, M_TM, M_DISC = 12, 13, 14  # cards played; on the current trick; the discards
 N_M = 15
@@ -585,10 +687,56 @@ def outcome(st: np.ndarray, seat: int) -> int:
 @hot
 def start_deal(st: np.ndarray, cs: np.ndarray, deck: np.ndarray, dealer: int,
                order: np.ndarray, kv: np.ndarray, dealt: np.ndarray) -> None:
+    """Deal a shuffled ``deck`` without fault (``start_deal_faults``)."""
+    start_deal_faults(st, cs, deck, dealer, order, kv, dealt, 0, NO_FAULT, NO_FAULT, 0)
+
+
+@hot
+def draw_faults(fstate: np.uint64, dealer: int, kv: np.ndarray) -> tuple[int, int, int, int]:
+    """The deal's faults (humans only), from its fault stream ``fstate``: (misdeal: index
+    into MISDEALS, seat of a fault of play or NO_FAULT, the tricks complete when it is
+    caught (1..15) or NO_FAULT, chien fault: index into CHIEN_FAULTS). Every draw is made
+    whatever the rates (none when they are all 0), so a variant changing one rate keeps
+    the other faults where they were."""
+    misdeal = 0
+    fault_seat = NO_FAULT
+    fault_trick = NO_FAULT
+    chien = 0
+    if kv[K_FAULT] + kv[K_MISDEAL] + kv[K_MISDEAL_REDEAL] + kv[K_CHIEN_FAULT] \
+            + kv[K_CHIEN_FAULT_X] == 0:
+        return misdeal, fault_seat, fault_trick, chien
+    fstate, x = rng.below(fstate, 1000)
+    if x < kv[K_MISDEAL]:
+        misdeal = 1
+    elif x < kv[K_MISDEAL] + kv[K_MISDEAL_REDEAL]:
+        misdeal = 2
+    for k in range(NP):  # the first seat drawn from the dealer's next
+        p = (dealer + 1 + k) % NP
+        fstate, x = rng.below(fstate, 1000)
+        if x < kv[K_FAULT] and fault_seat == NO_FAULT:
+            fault_seat = p
+    fstate, t = rng.below(fstate, HAND)
+    if fault_seat != NO_FAULT:
+        fault_trick = t + 1  # committed in trick t, caught once it is complete
+    fstate, x = rng.below(fstate, 1000)
+    if x < kv[K_CHIEN_FAULT]:
+        chien = 1
+    elif x < kv[K_CHIEN_FAULT] + kv[K_CHIEN_FAULT_X]:
+        chien = 2
+    return misdeal, fault_seat, fault_trick, chien
+
+
+@hot
+def start_deal_faults(st: np.ndarray, cs: np.ndarray, deck: np.ndarray, dealer: int,
+                      order: np.ndarray, kv: np.ndarray, dealt: np.ndarray, misdeal: int,
+                      fault_seat: int, fault_trick: int, chien_fault: int) -> None:
     """Deal a shuffled ``deck``: 3 rounds of 5-card packets from the dealer's next, the
     chien after round ``chien_after_round`` (``order``); ``dealt`` [3, 15] gets each
-    seat's cards. A hand without trump annuls the deal (its player marks the no-trump
-    points, the same dealer redeals). Then the Misère (no face card) and the auction."""
+    seat's cards. A misdeal (``draw_faults``) costs the dealer ``misdeal_penalty``; one
+    that cannot be repaired annuls the deal (he redeals). A hand without trump annuls the
+    deal (its player marks the no-trump points, the same dealer redeals). Then the Misère
+    (no face card) and the auction. A fault of play or a chien fault to come is kept in
+    the state until it is caught."""
     for i in range(S_HIST):  # the play history is written before it is read
         st[i] = 0
     for i in range(S_ROW, st.shape[0]):
@@ -601,6 +749,11 @@ def start_deal(st: np.ndarray, cs: np.ndarray, deck: np.ndarray, dealer: int,
     st[S_ROW + C_DEALER] = dealer
     st[S_TAKER] = -1
     st[S_POS] = -1
+    st[S_FORBID] = kv[K_FORBID]
+    st[S_TRUMPS_LAST] = kv[K_TRUMPS_LAST]
+    st[S_FAULT_SEAT] = fault_seat
+    st[S_FAULT_TRICK] = fault_trick
+    st[S_CHIEN_FAULT] = chien_fault
     n_ch = 0
     for i in range(N_CARDS):
         r = order[i]
@@ -616,6 +769,13 @@ def start_deal(st: np.ndarray, cs: np.ndarray, deck: np.ndarray, dealer: int,
             cs[M_HAND + p] |= bit(c)
     for p in range(NP):
         st[S_TRICKS + p] = 0
+    if misdeal > 0:
+        st[S_ROW + C_MISDEAL] = misdeal
+        st[S_ROW + C_SCORE + dealer] -= kv[K_MISDEAL_PEN]
+        if misdeal == 2:  # "sinon il redonne"
+            st[S_ROW + C_ANNULLED] = 1
+            st[S_PHASE] = PH_END
+            return
     # No trump: the player marks the points, the deal is annulled (same dealer redeals).
     trump_like = TRUMPS | (EXCUSE_B if kv[K_EXC_TRUMP] else EMPTY)
     for k in range(NP):
@@ -764,9 +924,14 @@ def _begin_discards(st: np.ndarray, cs: np.ndarray, kv: np.ndarray) -> None:
 
 
 @hot
-def discardable(hand: np.uint64) -> np.uint64:
-    """The taker puts back as many cards as he turned, never a Roi or a bout."""
-    return hand & ~KINGS & ~BOUTS
+def discardable(hand: np.uint64, st: np.ndarray) -> np.uint64:
+    """The cards of ``hand`` the taker may put back now (he puts back as many as he
+    turned): never a forbidden card (seed: no Roi, no bout; knob ``forbid_discard``);
+    with ``kings_bouts_trumps``, another trump only when no other card may go."""
+    allowed = hand & ~np.uint64(st[S_FORBID])
+    if st[S_TRUMPS_LAST] and allowed & ~TRUMPS != EMPTY:
+        return allowed & ~TRUMPS
+    return allowed
 
 
 @hot
@@ -793,7 +958,36 @@ def contract_allowed(p: int, b: int, taker: int, kv: np.ndarray) -> bool:
 
 
 @hot
+def annul_for_fault(st: np.ndarray, seat: int, penalty: int, kv: np.ndarray) -> None:
+    """A fault annuls the deal: its author loses ``penalty``; the deal's marks lapse
+    (misère, suites; resolution) but the penalties already incurred stand (a repaired
+    misdeal, a chien fault, the Excuse played too late); the same dealer redeals."""
+    for p in range(NP):
+        st[S_ROW + C_SCORE + p] = 0
+    if st[S_ROW + C_MISDEAL] > 0:
+        st[S_ROW + C_SCORE + st[S_DEALER]] -= kv[K_MISDEAL_PEN]
+    if st[S_ROW + C_CHIEN_FAULT] == 1:
+        st[S_ROW + C_SCORE + st[S_TAKER]] -= kv[K_CHIEN_FAULT_PEN]
+    if st[S_ROW + C_EXC_PEN] == 1:
+        st[S_ROW + C_SCORE + st[S_ROW + C_EXC_SEAT]] -= kv[K_EXC_PEN]
+    st[S_ROW + C_SCORE + seat] -= penalty
+    st[S_ROW + C_ANNULLED] = 1
+    st[S_PHASE] = PH_END
+
+
+@hot
 def _begin_contracts(st: np.ndarray, cs: np.ndarray, kv: np.ndarray) -> None:
+    """Once the exchange is made: a chien fault drawn is caught now (seed §11: turning too
+    many cards costs the taker ``chien_fault_penalty``; after the exchange, also his stake,
+    and the deal is annulled; on "tout" there is no card more to turn). Then the contracts."""
+    taker = st[S_TAKER]
+    if st[S_CHIEN_FAULT] > 0 and st[S_RUNG] != TOUT:
+        st[S_ROW + C_CHIEN_FAULT] = st[S_CHIEN_FAULT]
+        if st[S_CHIEN_FAULT] == 2:
+            st[S_ROW + C_STAKE] = st[S_STAKE]
+            annul_for_fault(st, taker, kv[K_CHIEN_FAULT_PEN] + st[S_STAKE], kv)
+            return
+        st[S_ROW + C_SCORE + taker] -= kv[K_CHIEN_FAULT_PEN]
     st[S_PHASE] = PH_CONTRACT
     st[S_CSEAT] = 0
     st[S_CBIT] = 0
@@ -947,7 +1141,8 @@ def excuse_capture(exc_seat: int, win_seat: int, won: np.ndarray, off: int) -> t
 def _play_card(st: np.ndarray, cs: np.ndarray, c: int, kv: np.ndarray) -> None:
     """The seat to play plays ``c``. The Excuse in the last ``excuse_last_tricks`` tricks
     costs its player ``excuse_penalty``. A complete trick goes to its winner (the Excuse's
-    capture rule applies); the Petit (the 2) winning the last (penultimate) trick is noted;
+    capture rule applies); a fault of play drawn for this trick annuls the deal
+    (``annul_for_fault``); the Petit (the 2) winning the last (penultimate) trick is noted;
     after the 15th trick the deal is scored."""
     # (everything is read first and written last: stores into the state arrays would
     # otherwise force the compiler to read the other slots again)
@@ -990,6 +1185,11 @@ def _play_card(st: np.ndarray, cs: np.ndarray, c: int, kv: np.ndarray) -> None:
     if st[S_TEXC] >= 0:
         _, x = excuse_capture(st[S_TEXC], win_seat, cs, M_WON)
         st[S_ROW + C_EXC_KEPT] = x >= 0
+    if trick + 1 == st[S_FAULT_TRICK]:  # a fault of play is caught: the deal is annulled
+        st[S_ROW + C_FAULT_SEAT] = st[S_FAULT_SEAT]
+        st[S_ROW + C_FAULT_TRICK] = trick + 1
+        annul_for_fault(st, st[S_FAULT_SEAT], st[S_STAKE] + kv[K_FAULT_PEN], kv)
+        return
     if trick == HAND - 1 and win == PETIT:
         st[S_ROW + C_PAB] = win_seat
     if trick == HAND - 2 and win == T2:
@@ -1031,7 +1231,7 @@ def legal_moves(st: np.ndarray, cs: np.ndarray, out: np.ndarray, kv: np.ndarray,
             n += 1
         return n
     if ph == PH_DISCARD:
-        return cards_of(discardable(cs[M_HAND + st[S_TAKER]]), out)
+        return cards_of(discardable(cs[M_HAND + st[S_TAKER]], st), out)
     if ph == PH_END:
         return 0
     out[0] = 0

@@ -384,3 +384,22 @@ def test_cli_sets_the_new_knobs(capsys):
     assert main(["columns", "tarot_4_saisons", "--set", "forbid_discard=queens"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "forbid_discard" in err[0] and "kings_bouts_trumps" in err[0]
+
+
+def test_stakes_are_bounded_and_the_largest_cannot_overflow():
+    """Issue 12: stakes had no upper bound (scores of -4.5e17, or Int32 in one chunk and
+    Int64 in another). Every stake is now at most MAX_STAKE, and the largest knobs still
+    fit the Int32 result columns, at deal and at match level."""
+    big = ",".join([str(G.MAX_STAKE)] * 7)
+    with pytest.raises(SimlabError, match="from 0 to 1000"):
+        G.Tarot4SaisonsKnobs(stakes_simple="1,2,3,4,5,6,1001").check()
+    from simlab.runner import simulate
+
+    params = {"stakes_simple": big, "stakes_clear": big, "capot_mult": 100,
+              "capot_announced_mult": 100, "contre_add": 100, "allpass_penalty": 100,
+              "allpass_carry_bonus": 100, "target": 100_000, "target_push": 100_000,
+              "max_deals": 100_000}
+    for level, n in (("deal", 2_000), ("match", 20)):
+        f = simulate("tarot_4_saisons", n, seed=5, params=params, level=level,
+                     policies="random", progress=False)  # to_frame refuses an overflow
+        assert f.height == n

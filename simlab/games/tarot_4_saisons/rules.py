@@ -214,15 +214,20 @@ def tables() -> tuple:
 SUIT_OF, SUIT_MASK, EXCUSE_MASK, STRENGTH, POINTS, ABOVE, CHEAP, RICH, WIN_RANK = tables()
 
 
+# A stake is multiplied (capot x4, contres, options) and summed over a match; this bound
+# keeps every score far inside the Int32 result columns.
+MAX_STAKE = 1000
+
+
 def _ints(text: str, n: int, name: str) -> list[int]:
     try:
         vals = [int(x) for x in text.split(",")]
     except ValueError:
         raise SimlabError(f"knob {name!r} expects {n} comma-separated integers, got "
                           f"{text!r}") from None
-    if len(vals) != n or min(vals) < 0:
-        raise SimlabError(f"knob {name!r} expects {n} comma-separated integers >= 0, got "
-                          f"{text!r}")
+    if len(vals) != n or min(vals) < 0 or max(vals) > MAX_STAKE:
+        raise SimlabError(f"knob {name!r} expects {n} comma-separated integers from 0 to "
+                          f"{MAX_STAKE}, got {text!r}")
     return vals
 
 

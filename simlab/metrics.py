@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from simlab.games.base import Sides, fixed_sides
 from simlab.stats import DEFAULT_CONF, Estimate, mean_of, rate
 
 
@@ -53,16 +54,54 @@ def _scores(n: int, prefix: str = "score_s") -> list[pl.Expr]:
     return [pl.col(f"{prefix}{i}").cast(pl.Float64) for i in range(n)]
 
 
-def _won(i: int, teams: tuple[int, ...], prefix: str = "score_s", lower_wins: bool = False
-         ) -> pl.Expr:
-    """Seat ``i``'s side scored strictly better than every other side this deal (more
-    points, or fewer when scores are penalties)."""
-    others = [pl.col(f"{prefix}{j}") for j in range(len(teams)) if teams[j] != teams[i]]
-    if not others:
-        return pl.lit(False)
-    if lower_wins:
-        return pl.col(f"{prefix}{i}") < pl.min_horizontal(others)
-    return pl.col(f"{prefix}{i}") > pl.max_horizontal(others)
+def default_sides(teams: tuple[int, ...], lower_wins: bool = False) -> Sides:
+    """Sides of a game that declares none: its fixed ``teams`` compared on score_s{i},
+    every deal played."""
+    alone = len(set(teams)) == len(teams)
+    return fixed_sides(teams, pl.lit(True), lower_wins=lower_wins,
+                       text="every seat alone" if alone else "fixed teams")
+
+
+def side_results(sides: Sides, n: int) -> tuple[list[pl.Expr], pl.Expr]:
+    """(per seat: its side won the deal; the deal is a tie), both null outside played deals.
+
+    A side's value is the mean of its seats' values (partners who each mark the team's
+    points count once; a taker's side is not favoured by its size); a side wins when its
+    value is strictly better than every other side's; a played deal that no side wins is
+    a tie."""
+    values = list(sides.value) if sides.value is not None else _scores(n)
+    values = [v.cast(pl.Float64) for v in values]
+
+    def better(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+        return a < b if sides.lower_wins else a > b
+
+    won: list[pl.Expr] = []
+    if sides.fixed:  # known groups: plain column arithmetic
+        groups: dict[int, list[int]] = {}
+        for i, t in enumerate(sides.side):
+            groups.setdefault(int(t), []).append(i)
+        side_value = {t: sum(values[j] for j in seats) / len(seats)
+                      for t, seats in groups.items()}
+        for t in sides.side:
+            others = [v for u, v in side_value.items() if u != t]
+            won.append(pl.all_horizontal([better(side_value[t], v) for v in others])
+                       if others else pl.lit(False))
+    else:  # per-row sides: each possible side's value, then which one beats the others
+        ids = sides.ids or tuple(range(n))
+        side = [s if isinstance(s, pl.Expr) else pl.lit(s) for s in sides.side]
+        member = {t: [side[j] == t for j in range(n)] for t in ids}
+        count = {t: sum(m.cast(pl.Float64) for m in member[t]) for t in ids}
+        present = {t: count[t] > 0 for t in ids}
+        value = {t: sum(pl.when(member[t][j]).then(values[j]).otherwise(0.0) for j in range(n))
+                 / count[t] for t in ids}  # NaN for an absent side, never compared
+        side_wins = {t: present[t]
+                     & pl.any_horizontal([present[u] for u in ids if u != t])
+                     & pl.all_horizontal([~present[u] | better(value[t], value[u])
+                                          for u in ids if u != t]) for t in ids}
+        for i in range(n):
+            won.append(pl.any_horizontal([member[t][i] & side_wins[t] for t in ids]))
+    tie = pl.when(sides.played).then(~pl.any_horizontal(won))
+    return [pl.when(sides.played).then(w) for w in won], tie
 
 
 def _by_position(values: list[pl.Expr], k: int, anchor: str, n: int) -> pl.Expr:
@@ -77,19 +116,38 @@ def position_name(k: int) -> str:
     return "dealer" if k == 0 else f"dealer+{k}"
 
 
+# Base of the standard win metrics, in their titles: a seat wins a deal when its side does
+WIN_BASE = "its side wins; played deals"
+
+
 def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tuple[int, ...],
-                  level: str, lower_wins: bool = False) -> list[MetricDef]:
-    """Metrics every game gets from its common columns."""
+                  level: str, lower_wins: bool = False, sides: Sides | None = None
+                  ) -> list[MetricDef]:
+    """Metrics every game gets from its common columns. At deal level the win metrics
+    count the winning side (``sides``; default: ``teams`` on score_s{i}, every deal
+    played) over played deals; thrown-in / void deals are a rate of their own."""
     cols = frame.lazy().collect_schema().names()
     defs: list[MetricDef] = []
     n = n_players
     if level == "deal":
-        won = [_won(i, teams, lower_wins=lower_wins).cast(pl.Float64) for i in range(n)]
+        if sides is None:
+            sides = default_sides(teams, lower_wins)
+        played = sides.played
+        won, tie = side_results(sides, n)
+        parts = [f"sides: {sides.text}" if sides.text else "",
+                 f"not played (left out): {sides.unplayed}" if sides.unplayed else ""]
+        note = "; ".join(p for p in parts if p)
+        win_note = note
+        if not (sides.fixed and len(set(sides.side)) == n):  # partners win together
+            win_note += ("; " if note else "") + ("a seat wins with its side, so the seats' "
+                                                  "rates add up to the mean size of the "
+                                                  "winning side, not to 100%")
+        won_f = [w.cast(pl.Float64) for w in won]
         for i in range(n):
             defs.append(MetricDef(f"seat.score.s{i}", f"mean score per deal, seat {i}", "Seats",
                                   pl.col(f"score_s{i}"), kind="mean", unit="points"))
-            defs.append(MetricDef(f"seat.win.s{i}", f"deal win rate, seat {i}", "Seats",
-                                  _won(i, teams, lower_wins=lower_wins)))
+            defs.append(MetricDef(f"seat.win.s{i}", f"deal win rate ({WIN_BASE}), seat {i}",
+                                  "Seats", won[i], where=played, note=win_note))
         if "dealer" in cols:
             for k in range(n):
                 pos = position_name(k)
@@ -97,20 +155,23 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
                                       "Dealer position",
                                       _by_position(_scores(n), k, "dealer", n),
                                       kind="mean", unit="points"))
-                defs.append(MetricDef(f"dealer_pos.win.{k}", f"deal win rate, {pos}",
+                defs.append(MetricDef(f"dealer_pos.win.{k}", f"deal win rate ({WIN_BASE}), {pos}",
                                       "Dealer position",
-                                      _by_position(won, k, "dealer", n).cast(pl.Boolean),
-                                      headline=True))
-            mean_win = sum(_by_position(won, k, "dealer", n) for k in range(n)) / n
-            first = _by_position(won, 1 % n, "dealer", n)
+                                      _by_position(won_f, k, "dealer", n).cast(pl.Boolean),
+                                      where=played, headline=True, note=win_note))
+            # positions are the seats in another order: their mean is the seats' mean
+            mean_win = sum(won_f) / n
+            first = _by_position(won_f, 1 % n, "dealer", n)
             defs.append(MetricDef("balance.first_seat_advantage",
-                                  "first-to-play advantage: win rate of dealer+1 minus the "
-                                  "mean over positions", "Balance", first - mean_win,
-                                  kind="mean", unit="win-rate points"))
-        all_equal = pl.all_horizontal([pl.col(f"score_s{i}") == pl.col("score_s0")
-                                       for i in range(n)])
-        defs.append(MetricDef("balance.ties", "drawishness: deals where every seat marks the "
-                              "same", "Balance", all_equal, headline=True))
+                                  "first-to-play advantage (side wins; played deals): win rate "
+                                  "of dealer+1 minus the mean over positions", "Balance",
+                                  first - mean_win, where=played, kind="mean",
+                                  unit="win-rate points", note=note))
+        defs.append(MetricDef("balance.ties", "ties (drawishness): played deals whose sides "
+                              "tie", "Balance", tie, where=played, headline=True, note=note))
+        if sides.unplayed:
+            defs.append(MetricDef("balance.thrown_in", f"thrown in / void deals (all deals): "
+                                  f"{sides.unplayed}", "Balance", ~played))
         if "taker" in cols:
             taken = pl.col("taker") >= 0
             defs.append(MetricDef("contract.nobody_takes", "nobody takes (deal thrown in)",
@@ -183,10 +244,7 @@ def evaluate(frame: pl.DataFrame | pl.LazyFrame, defs: list[MetricDef],
 
 def row_values(frame: pl.DataFrame | pl.LazyFrame, d: MetricDef) -> pl.Series:
     """Per-row value of a metric (null outside ``where``): what a paired comparison pairs."""
-    e = d.expr.cast(pl.Float64)
-    if d.where is not None:
-        e = pl.when(d.where).then(e)
-    return frame.lazy().select(e.alias(d.key)).collect().to_series()
+    return frame.lazy().select(_on_rows(d).alias(d.key)).collect().to_series()
 
 
 def score_distribution(frame: pl.DataFrame | pl.LazyFrame, n_players: int,
@@ -224,11 +282,32 @@ class MetricSet:
         return out
 
 
+def sides_of(game, knobs) -> Sides:
+    """The game's sides for these rules (``Game.sides``), or its fixed teams by default."""
+    if getattr(game, "sides", None) is not None:
+        return game.sides(knobs)
+    n = game.players(knobs)
+    teams = tuple(game.teams(knobs)) if game.teams is not None else tuple(range(n))
+    return default_sides(teams, game.lower_score_wins)
+
+
+def sides_method(sides: Sides) -> str:
+    """One sentence for a report's method section: what the deal win metrics count."""
+    out = ("Deal win rates count the side that wins each played deal"
+           + (f" ({sides.text})" if sides.text else "") + "; a seat wins when its side does, "
+           "and a played deal no side wins is a tie")
+    if sides.unplayed:
+        out += (f". Deals not played ({sides.unplayed}) are left out of these rates and "
+                "counted in \"thrown in / void deals\", over all deals")
+    return out + "."
+
+
 def game_defs(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> list[MetricDef]:
     """Standard metrics plus the game's own balance questions."""
     n = game.players(knobs)
     teams = tuple(game.teams(knobs)) if game.teams is not None else tuple(range(n))
-    defs = standard_defs(frame, n, teams, level, lower_wins=game.lower_score_wins)
+    defs = standard_defs(frame, n, teams, level, lower_wins=game.lower_score_wins,
+                         sides=sides_of(game, knobs))
     extra = game.extra.get("metrics")
     if extra is not None:
         defs += extra(frame, knobs, level)
@@ -307,15 +386,24 @@ def position_balance(wins: np.ndarray, conf: float = DEFAULT_CONF) -> BalanceTes
     return BalanceTest(gap, max(0.0, max(lows)), min(1.0, max(highs)), p_equal, rank, n)
 
 
+def _on_rows(d: MetricDef) -> pl.Expr:
+    """A metric's per-row value as Float64, null outside its ``where`` rows."""
+    e = d.expr.cast(pl.Float64)
+    return e if d.where is None else pl.when(d.where).then(e)
+
+
 def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], prefix: str, what: str,
-                   conf: float = DEFAULT_CONF) -> Metric | None:
+                   conf: float = DEFAULT_CONF, base: str = "") -> Metric | None:
     """Balance between positions, 1 - (largest gap between their win rates), with an
     interval valid after picking the best and the worst (``position_balance``) and the
-    p-value of "all positions equal" in the note."""
+    p-value of "all positions equal" in the note. The rows are those every position's
+    rate is about (its ``where``: played deals at deal level); ``base`` says so in the
+    title."""
     wins = [m for m in metrics if m.key.startswith(prefix) and m.estimate.n > 0]
     if len(wins) < 2:
         return None
-    cols = frame.lazy().select([m.definition.expr.cast(pl.Float64).alias(f"w{i}")
+    # each position's value on the rows its rate is about (played deals), null elsewhere
+    cols = frame.lazy().select([_on_rows(m.definition).alias(f"w{i}")
                                 for i, m in enumerate(wins)]).collect()
     x = cols.drop_nulls().to_numpy()
     if x.shape[0] < 2:
@@ -324,7 +412,8 @@ def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], pr
     best = max(wins, key=lambda m: m.estimate.value)
     worst = min(wins, key=lambda m: m.estimate.value)
     key = "balance." + re.sub(r"[^a-z0-9]+", "_", what)
-    d = MetricDef(key, f"balance between {what}: 1 - (largest gap between their win rates; here "
+    d = MetricDef(key, f"balance between {what}{f' ({base})' if base else ''}: 1 - (largest gap "
+                  f"between their win rates; here "
                   f"{best.title.split(', ')[-1]} - {worst.title.split(', ')[-1]})", "Balance",
                   pl.lit(None, dtype=pl.Float64), kind="mean", unit="win-rate fraction",
                   note=f"interval from simultaneous intervals of every pairwise gap, valid whichever "
@@ -336,7 +425,8 @@ def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], pr
 def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
             conf: float = DEFAULT_CONF) -> MetricSet:
     metrics = evaluate(frame, game_defs(game, frame, knobs, level), conf)
-    extra = [m for m in (balance_metric(frame, metrics, "dealer_pos.win.", "dealer positions", conf),
+    extra = [m for m in (balance_metric(frame, metrics, "dealer_pos.win.", "dealer positions", conf,
+                                        base="side wins; played deals"),
                          balance_metric(frame, metrics, "match.win_pos.", "first-dealer positions", conf))
              if m is not None]
     return MetricSet(metrics + extra)

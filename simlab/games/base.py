@@ -44,6 +44,52 @@ class KernelOutput:
     hands: np.ndarray | None = None  # int64 [count, players, k] card ids, -1 = none
 
 
+@dataclass(frozen=True)
+class Sides:
+    """Who plays with whom in each deal, which deals are played, and what decides a deal.
+
+    ``side``: per seat, its side id, either an int (the same in every deal: fixed teams,
+    or every seat alone) or a polars expression giving it per row (Tarot: the taker's
+    side against the defence). ``played``: the rows that are played deals, i.e. not
+    thrown in, annulled or void (its complement is reported as "thrown in / void deals").
+    ``value``: per seat, what sides compare (default ``score_s{i}``); a side's value is
+    the mean over its seats, and a side wins a deal when its value beats every other
+    side's (higher wins, or lower with ``lower_wins``); no such side = a tie.
+    ``ids``: the ids a per-row ``side`` can take (default: 0 .. players - 1), which keeps
+    the comparison one per pair of sides rather than per pair of seats.
+    ``text`` says how sides are formed and ``unplayed`` what the unplayed deals are (empty:
+    every deal is played), both for notes."""
+
+    side: tuple[int | pl.Expr, ...]
+    played: pl.Expr
+    value: tuple[pl.Expr, ...] | None = None
+    lower_wins: bool = False
+    ids: tuple[int, ...] = ()
+    text: str = ""
+    unplayed: str = ""
+
+    @property
+    def fixed(self) -> bool:
+        """The same sides in every deal (no expression among ``side``)."""
+        return all(isinstance(s, int) for s in self.side)
+
+
+def fixed_sides(teams: tuple[int, ...], played: pl.Expr, **kw) -> Sides:
+    """Fixed teams: partners share a team number (every seat alone: ``range(n)``)."""
+    return Sides(tuple(int(t) for t in teams), played, **kw)
+
+
+def taker_sides(n: int, played: pl.Expr, partner: str | None = None, **kw) -> Sides:
+    """The taker (column ``taker``) and, when ``partner`` names a column, the seat in it
+    (side 0) against everybody else (side 1); the partner column holds -1 when the taker
+    plays alone."""
+    on_attack = [pl.col("taker") == i for i in range(n)]
+    if partner is not None:
+        on_attack = [a | (pl.col(partner) == i) for i, a in enumerate(on_attack)]
+    return Sides(tuple(pl.when(a).then(0).otherwise(1) for a in on_attack), played,
+                 ids=(0, 1), **kw)
+
+
 # Every policy name simlab knows, in kernel-code order; a game lists the ones it has.
 POLICIES = ("random", "heuristic", "search")
 RANDOM, HEURISTIC, SEARCH = 0, 1, 2
@@ -67,6 +113,10 @@ class Game:
     teams: Callable[[Knobs], tuple[int, ...]] | None = None
     # score_s{i} is a penalty (rummy games): the lowest score wins a deal
     lower_score_wins: bool = False
+    # who plays with whom in each deal and which deals are played (the standard deal
+    # metrics count the winning side over played deals); None: ``teams`` (or every seat
+    # alone) compared on score_s{i}, every deal played
+    sides: Callable[[Knobs], Sides] | None = None
     extra: dict = field(default_factory=dict)
 
     def make_knobs(self, values: dict | None = None) -> Knobs:

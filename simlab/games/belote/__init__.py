@@ -17,7 +17,9 @@ This module registers the game (``GAME``) and re-exports the names other code im
 
 from __future__ import annotations
 
-from simlab.games.base import Game
+import polars as pl
+
+from simlab.games.base import Game, Sides, fixed_sides
 from simlab.games.belote.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.belote.players import lead_heuristic, search_move, trump_strength_score
 from simlab.games.belote.questions import COMEBACK_DEFICIT, SECTION, balance_metrics
@@ -54,6 +56,25 @@ __all__ = [
     "run_matches", "search_move", "tables", "trump_strength_score",
 ]
 
+
+TEAM_OF_SEAT = tuple(int(t) for t in TEAM_OF)  # seats 0, 2 against 1, 3
+
+
+def sides(knobs: BeloteKnobs) -> Sides:
+    """Fixed teams (seats 0 and 2 against 1 and 3) over the deals someone took. The
+    contract decides, as the rules do: the takers' team wins when it makes it, the defence
+    when the takers are "dedans"; a litige (T = D: the takers' points held in reserve) is
+    a tie. With the default comparison (announcements included) this is also the team
+    that marks more."""
+    outcome = pl.when(pl.col("made")).then(1).when(pl.col("litige")).then(0).otherwise(-1)
+    value = tuple(pl.when((pl.col("taker") % 2) == (i % 2)).then(outcome).otherwise(-outcome)
+                  for i in range(4))
+    return fixed_sides(TEAM_OF_SEAT, (pl.col("taker") >= 0) & ~pl.col("annulled"),
+                       value=value, text="fixed teams, seats 0 and 2 against 1 and 3; the "
+                       "takers' team wins when it makes its contract, a litige is a tie",
+                       unplayed="nobody takes")
+
+
 GAME = Game(
     slug="belote",
     title="Belote",
@@ -68,6 +89,7 @@ GAME = Game(
     run_matches=run_matches,
     policies=("random", "heuristic", "search"),
     players_text="4",
-    teams=lambda k: (0, 1, 0, 1),
+    teams=lambda k: TEAM_OF_SEAT,
+    sides=sides,
     extra={"metrics": balance_metrics},
 )

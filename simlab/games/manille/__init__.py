@@ -15,7 +15,9 @@ This module registers the game (``GAME``) and re-exports the names other code im
 
 from __future__ import annotations
 
-from simlab.games.base import Game
+import polars as pl
+
+from simlab.games.base import Game, Sides, fixed_sides
 from simlab.games.manille.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.manille.players import lead_heuristic, search_move
 from simlab.games.manille.questions import CLOSE, LOPSIDED, SECTION, balance_metrics
@@ -54,6 +56,17 @@ __all__ = [
     "score_deal", "search_move", "tables",
 ]
 
+def sides(knobs: ManilleKnobs) -> Sides:
+    """Fixed teams (seats 0 and 2 against 1 and 3); the team with more card-and-trick
+    points (``team_points_t*``) wins. A 34-34 deal (``void_deal``; the seed's "le tour
+    est annulé", also flagged ``annulled``: nobody marks) was played to the end and its
+    sides tie, so it counts as a played deal and a tie; any other annulment is void."""
+    return fixed_sides((0, 1, 0, 1), ~pl.col("annulled") | pl.col("void_deal"),
+                       value=tuple(pl.col(f"team_points_t{i % 2}") for i in range(4)),
+                       text="fixed teams, seats 0 and 2 against 1 and 3; more points wins, "
+                            "34-34 is a tie")
+
+
 GAME = Game(
     slug="manille",
     title="Manille",
@@ -70,5 +83,6 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="4",
     teams=lambda k: (0, 1, 0, 1),
+    sides=sides,
     extra={"metrics": balance_metrics},
 )

@@ -16,7 +16,9 @@ This module registers the game and re-exports the names other modules and tests 
 
 from __future__ import annotations
 
-from simlab.games.base import Game
+import polars as pl
+
+from simlab.games.base import Game, Sides, fixed_sides
 from simlab.games.president.kernels import (  # noqa: F401
     B_CARDS,
     B_PLACE,
@@ -90,6 +92,17 @@ from simlab.games.president.rules import (  # noqa: F401
     titles_of,
 )
 
+
+def sides(knobs: PresidentKnobs) -> Sides:
+    """Every seat alone; the first out (place 1, the Président) wins the deal, so there are
+    no ties. A deal stopped by the turn cap still has its finishing order (the seats
+    still in finish by fewest cards) and counts as played."""
+    n = knobs.players
+    return fixed_sides(tuple(range(n)), ~pl.col("annulled"),
+                       value=tuple(-pl.col(f"place_s{i}") for i in range(n)),
+                       text="every seat alone; the first out wins")
+
+
 GAME = Game(
     slug="president",
     title="Président / Trou du cul",
@@ -107,5 +120,6 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="4-6",
     teams=None,
+    sides=sides,
     extra={"metrics": balance_metrics},
 )

@@ -14,7 +14,9 @@ module registers the game and re-exports the names tests and tools use.
 
 from __future__ import annotations
 
-from simlab.games.base import Game
+import polars as pl
+
+from simlab.games.base import Game, Sides, fixed_sides
 from simlab.games.rami.kernels import (
     C_SCORE,
     X_TURNS,
@@ -62,6 +64,17 @@ from simlab.games.rami.rules import (
 
 _vector = knob_vector  # the name older tests use
 
+def sides(knobs: RamiKnobs) -> Sides:
+    """Every seat alone; the seat that went out wins the deal (``went_out``, not the
+    penalties in score_s, whose order a knob such as joker_penalty = 0 could tie). A deal
+    nobody went out of (turn cap, or nobody can draw) is void."""
+    n = knobs.players
+    return fixed_sides(tuple(range(n)), (pl.col("went_out") >= 0) & ~pl.col("annulled"),
+                       value=tuple((pl.col("went_out") == i).cast(pl.Int8) for i in range(n)),
+                       text="every seat alone; the seat that goes out wins",
+                       unplayed="nobody went out: the turn cap, or nobody can draw")
+
+
 GAME = Game(
     slug="rami",
     title="Rami",
@@ -78,6 +91,7 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="2-7",
     lower_score_wins=True,  # score_s{i} is the penalty paid: the lowest wins
+    sides=sides,
     extra={"metrics": balance_metrics},
 )
 

@@ -16,7 +16,9 @@ This module registers the game (``GAME``) and re-exports the names other code us
 
 from __future__ import annotations
 
-from simlab.games.base import Game, policy_codes  # noqa: F401 (re-exported)
+import polars as pl
+
+from simlab.games.base import Game, Sides, policy_codes, taker_sides  # noqa: F401 (re-exported)
 
 from .kernels import *  # noqa: F403
 from .kernels import _args, _layout, deal_columns, match_columns, run_deals, run_matches  # noqa: F401
@@ -25,6 +27,19 @@ from .questions import *  # noqa: F403
 from .questions import _n_seats, _value_buckets, balance_metrics  # noqa: F401
 from .rules import *  # noqa: F403
 from .rules import DECK, TarotKnobs, _rules, _vector  # noqa: F401
+
+
+def sides(knobs: TarotKnobs) -> Sides:
+    """The taker's side (with the called partner at 5 players) against the defence, over
+    the deals someone took (not all passes, not petit sec). score_s already encodes the
+    result: the attack marks a multiple of A and each defender -A, so the side with the
+    higher mean mark is the one whose A is positive (contract made)."""
+    five = knobs.players == 5
+    return taker_sides(knobs.players, pl.col("taker") >= 0, "partner" if five else None,
+                       text="the taker" + (" and the called partner" if five else "")
+                            + " against the defence",
+                       unplayed="nobody takes, or a petit sec annuls the dealing")
+
 
 GAME = Game(
     slug="tarot",
@@ -43,5 +58,6 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="3-5",
     teams=None,
+    sides=sides,
     extra={"metrics": balance_metrics},
 )

@@ -13,7 +13,9 @@ The names the rest of simlab and the tests use are re-exported here.
 
 from __future__ import annotations
 
-from simlab.games.base import Game
+import polars as pl
+
+from simlab.games.base import Game, Sides, taker_sides
 from simlab.games.tarot_4_saisons.kernels import (  # noqa: F401
     _args,
     _tables,
@@ -54,6 +56,19 @@ from simlab.games.tarot_4_saisons.rules import (  # noqa: F401
     match_columns,
 )
 
+
+def sides(knobs: Tarot4SaisonsKnobs) -> Sides:
+    """The taker against both opponents, over the deals someone took and that were not
+    annulled. The game result decides, as the rulebook's "winner(s) of the next played
+    deal" (the all-pass carry) does: ``game_s`` is the stake for the taker when he makes
+    his criterion, for each opponent when he fails, 0 otherwise; the seats' own bonuses,
+    suites and penalties in score_s do not decide it."""
+    return taker_sides(NP, (pl.col("taker") >= 0) & ~pl.col("annulled"),
+                       value=tuple(pl.col(f"game_s{i}") for i in range(NP)),
+                       text="the taker against both opponents; the game result decides",
+                       unplayed="all pass, or an annulment: no trump, a fault, a redeal")
+
+
 GAME = Game(
     slug="tarot_4_saisons",
     title="Tarot 4 saisons",
@@ -71,5 +86,6 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="3",
     teams=None,
+    sides=sides,
     extra={"metrics": balance_metrics},
 )

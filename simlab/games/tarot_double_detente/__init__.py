@@ -16,7 +16,9 @@ Where things are:
 
 from __future__ import annotations
 
-from simlab.games.base import Game
+import polars as pl
+
+from simlab.games.base import Game, Sides, fixed_sides
 from simlab.games.tarot_double_detente.kernels import (
     deal_columns,
     deals_kernel,
@@ -60,6 +62,17 @@ from simlab.games.tarot_double_detente.rules import (
     to_move,
 )
 
+
+def sides(knobs: DetenteKnobs) -> Sides:
+    """Every seat alone; the highest mark of the part wins it, a shared highest mark is a
+    tie. A part stopped by a fault (``fault_seat``, only with ``fault_per_mille`` > 0)
+    is void: only its penalty is marked."""
+    n = knobs.players
+    return fixed_sides(tuple(range(n)), ~pl.col("annulled") & (pl.col("fault_seat") < 0),
+                       text="every seat alone; the highest mark of the part wins",
+                       unplayed="a fault stopped the part")
+
+
 GAME = Game(
     slug="tarot_double_detente",
     title="Tarot double détente",
@@ -76,6 +89,7 @@ GAME = Game(
     run_matches=run_matches,
     policies=("random", "heuristic", "search"),
     players_text="2-3",
+    sides=sides,
     extra={"metrics": balance_metrics},
 )
 

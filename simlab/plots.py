@@ -3,6 +3,8 @@ backend (no display, no pyplot global state), readable at a glance: a title, axi
 with units, interval whiskers on every estimate and labels that do not overlap.
 
 * ``estimates_bar`` — bars with interval whiskers for a list of metrics (rates in %);
+* ``estimates_dots`` — dot-and-whisker on an axis fitted to the intervals (close rates);
+* ``differences`` — differences from a reference with their intervals, around 0;
 * ``score_histograms`` — per-seat (or per-team, when partners share a score) distributions;
 * ``match_length`` — distribution of ``n_deals`` in a match-level frame;
 * ``compare_forest`` — paired differences B − A with intervals, Holm-significant ones
@@ -50,20 +52,38 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# Means whose unit is a fraction are read as percentages, and differences of fractions
+# as percentage points, like rates: "13.9%", not "0.139 share".
+PERCENT_UNITS = frozenset({"share", "fraction", "win-rate fraction"})
+POINTS_UNITS = frozenset({"win-rate points", "percentage points", "rate points"})
+
+
+def is_percent(kind: str, unit: str = "") -> bool:
+    """Whether values of this kind and unit are fractions shown in % (or in percentage
+    points, for a difference of fractions)."""
+    return kind == "rate" or unit in PERCENT_UNITS or unit in POINTS_UNITS
+
+
 def _unit_label(kind: str, unit: str) -> str:
     if kind == "rate":
         return "rate (%)"
+    if unit in PERCENT_UNITS:
+        return f"{unit} (%)"
+    if unit in POINTS_UNITS:
+        return "difference (percentage points)"
     return f"mean ({unit})" if unit else "mean"
 
 
-def _scale(kind: str) -> float:
-    return 100.0 if kind == "rate" else 1.0
+def _scale(kind: str, unit: str = "") -> float:
+    return 100.0 if is_percent(kind, unit) else 1.0
 
 
-def _fmt_value(v: float, kind: str) -> str:
+def _fmt_value(v: float, kind: str, unit: str = "") -> str:
     if math.isnan(v):
         return "n/a"
-    if kind == "rate":
+    if unit in POINTS_UNITS and kind != "rate":
+        return f"{100 * v:+.2f} pp"
+    if is_percent(kind, unit):
         return f"{100 * v:.1f}%"
     return f"{v:.3g}" if abs(v) < 1000 else f"{v:,.0f}"
 
@@ -115,13 +135,14 @@ def estimates_bar(metrics: Sequence[Metric], title: str, ylabel: str | None = No
     if len(kinds) > 1:
         raise ValueError("estimates_bar cannot mix rates and means on one axis")
     kind = kinds.pop()
-    s = _scale(kind)
+    units = {m.unit for m in metrics}
+    unit = units.pop() if len(units) == 1 else ""
+    s = _scale(kind, unit)
     if labels is None:
         _, labels = short_labels([m.title for m in metrics])
     labels = [str(x) for x in labels]
     if ylabel is None:
-        units = {m.unit for m in metrics}
-        ylabel = _unit_label(kind, units.pop() if len(units) == 1 else "")
+        ylabel = _unit_label(kind, unit)
     est = [m.estimate for m in metrics]
     v = np.array([e.value for e in est], dtype=float) * s
     lo = np.array([e.lo for e in est], dtype=float) * s
@@ -141,7 +162,7 @@ def estimates_bar(metrics: Sequence[Metric], title: str, ylabel: str | None = No
         notes.append(f"dashed line: {reference_label}")
     note = "; ".join(notes)
     if horizontal:
-        wrapped = [f"{_wrap(x, 40)}\n{_fmt_value(e.value, kind)}" + ("" if one_n else f", n={e.n:,}")
+        wrapped = [f"{_wrap(x, 40)}\n{_fmt_value(e.value, kind, unit)}" + ("" if one_n else f", n={e.n:,}")
                    for x, e in zip(labels, est, strict=True)]
         lines = sum(x.count("\n") + 1 for x in wrapped)
         fig = _figure(WIDTH, max(2.8, 1.2 + 0.22 * lines + 0.15 * len(metrics)))
@@ -168,12 +189,111 @@ def estimates_bar(metrics: Sequence[Metric], title: str, ylabel: str | None = No
         ref_line = ax.axhline
         for p, val, h, e in zip(pos, v, hi, est, strict=True):
             y = h if not math.isnan(h) else val
-            ax.annotate(_fmt_value(e.value, kind), (p, y), xytext=(0, 3),
+            ax.annotate(_fmt_value(e.value, kind, unit), (p, y), xytext=(0, 3),
                         textcoords="offset points", ha="center", va="bottom", fontsize=8)
         ax.margins(y=0.12)
     if has_ref:
         ref_line(reference * s, color=MUTED, ls="--", lw=1)
     ax.set_title(_wrap(_cap(title), 70), fontsize=11)
+    return fig
+
+
+def estimates_dots(metrics: Sequence[Metric], title: str, xlabel: str | None = None, *,
+                   labels: Sequence[str] | None = None, reference: float | None = None,
+                   reference_label: str = "mean") -> Figure:
+    """Dot-and-whisker chart, one row per metric (all rates, or all means of one unit),
+    on an axis fitted to the intervals: close rates stay apart instead of sitting on bars
+    that start at zero. Rates (and fractions) are drawn in %; ``reference`` (in the
+    metrics' own scale) draws a dashed line."""
+    if not metrics:
+        raise ValueError("estimates_dots needs at least one metric")
+    kinds = {m.estimate.kind for m in metrics}
+    if len(kinds) > 1:
+        raise ValueError("estimates_dots cannot mix rates and means on one axis")
+    kind = kinds.pop()
+    units = {m.unit for m in metrics}
+    unit = units.pop() if len(units) == 1 else ""
+    s = _scale(kind, unit)
+    if labels is None:
+        _, labels = short_labels([m.title for m in metrics])
+    est = [m.estimate for m in metrics]
+    ns = [e.n for e in est]
+    one_n = len(set(ns)) == 1
+    rows = [_wrap(str(x), 38) + ("" if one_n else f" (n={e.n:,})")
+            for x, e in zip(labels, est, strict=True)]
+    lines = sum(r.count("\n") + 1 for r in rows)
+    fig = _figure(WIDTH, max(2.4, 1.3 + 0.24 * lines + 0.12 * len(rows)))
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))
+    v = np.array([e.value for e in est], dtype=float) * s
+    lo = np.array([e.lo for e in est], dtype=float) * s
+    hi = np.array([e.hi for e in est], dtype=float) * s
+    for yi, val, a, b in zip(y, v, lo, hi, strict=True):
+        if not (math.isnan(a) or math.isnan(b)):
+            ax.plot([a, b], [yi, yi], color=ACCENT, lw=2, solid_capstyle="butt")
+        if not math.isnan(val):
+            ax.plot([val], [yi], "o", color=ACCENT, ms=6)
+    has_ref = reference is not None and not math.isnan(reference)
+    if has_ref:
+        ax.axvline(reference * s, color=MUTED, ls="--", lw=1)
+    finite = [x for x in (*lo, *hi, *v) if not math.isnan(x)]
+    if has_ref:
+        finite.append(reference * s)
+    if finite:
+        a, b = min(finite), max(finite)
+        pad = (b - a) * 0.08 or max(abs(a) * 0.05, 0.5)
+        # room on the right for the value labels
+        ax.set_xlim(a - pad, b + 4.5 * pad)
+    for yi, val, b, e in zip(y, v, hi, est, strict=True):
+        x = b if not math.isnan(b) else val
+        if not math.isnan(x):
+            ax.annotate(_fmt_value(e.value, kind, unit), (x, yi), xytext=(5, 0),
+                        textcoords="offset points", va="center", fontsize=8)
+    ax.set_yticks(y, rows, fontsize=8.5)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    pct = int(round(est[0].conf * 100))
+    notes = ([f"n = {ns[0]:,} each"] if one_n else []) + [f"whiskers: {pct}% intervals"]
+    if has_ref:
+        notes.append(f"dashed line: {reference_label}")
+    ax.set_xlabel(f"{xlabel or _unit_label(kind, unit)}\n({'; '.join(notes)})", fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(_wrap(_cap(title), 80), fontsize=11)
+    return fig
+
+
+def differences(rows: Sequence[tuple[str, float, float, float, str, bool]], title: str,
+                *, note: str = "") -> Figure:
+    """Differences with their intervals around 0, one row each: ``(label, difference,
+    low, high, unit, clear)`` already in display units (percentage points for rates);
+    one panel per unit; clear differences in red (filled), the others grey (open)."""
+    if not rows:
+        raise ValueError("differences needs at least one row")
+    panels: dict[str, list] = {}
+    for r in rows:
+        panels.setdefault(r[4], []).append(r)
+    label_lines = [[_wrap(r[0], 46) for r in v] for v in panels.values()]
+    heights = [sum(x.count("\n") + 1 for x in ls) * 0.26 + 0.8 for ls in label_lines]
+    fig = _figure(WIDTH + 0.8, 1.0 + sum(heights))
+    axes = fig.subplots(len(panels), 1, squeeze=False,
+                        gridspec_kw={"height_ratios": heights})[:, 0]
+    for ax, (unit, rs), labels in zip(axes, panels.items(), label_lines, strict=True):
+        y = np.arange(len(rs))
+        for yi, (_, d, lo, hi, _, clear) in zip(y, rs, strict=True):
+            color = HIGHLIGHT if clear else MUTED
+            if not (math.isnan(lo) or math.isnan(hi)):
+                ax.plot([lo, hi], [yi, yi], color=color, lw=2.2 if clear else 1.5,
+                        solid_capstyle="butt")
+            ax.plot([d], [yi], "o", color=color, ms=6, markeredgewidth=1.4,
+                    markerfacecolor=color if clear else "white")
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.set_ylim(len(rs) - 0.5, -0.5)
+        ax.set_xlabel(unit, fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+        lim = max((max(abs(r[2]), abs(r[3]), abs(r[1])) for r in rs
+                   if not math.isnan(r[2])), default=0.0) or 1.0
+        ax.set_xlim(-1.1 * lim, 1.1 * lim)
+    fig.suptitle(_wrap(title, 80) + (f"\n{note}" if note else ""), fontsize=10)
     return fig
 
 
@@ -271,7 +391,7 @@ def match_length(frame: pl.DataFrame, column: str = "n_deals", *, title: str | N
 
 # --- comparisons ------------------------------------------------------------------------
 def _diff_unit(kind: str, unit: str) -> str:
-    if kind == "rate":
+    if is_percent(kind, unit):
         return "B − A (percentage points)"
     return f"B − A ({unit})" if unit else "B − A"
 
@@ -303,7 +423,9 @@ def compare_forest(result: CompareResult, max_rows: int = 30, *, title: str | No
     alpha = 1 - result.conf
     groups: dict[tuple[str, str], list] = {}
     for r in shown:
-        groups.setdefault((r.a.kind, r.definition.unit if r.a.kind == "mean" else ""), []).append(r)
+        unit = r.definition.unit if r.a.kind == "mean" else ""
+        key = ("rate", "") if is_percent(r.a.kind, unit) else (r.a.kind, unit)
+        groups.setdefault(key, []).append(r)
     if not groups:
         fig = _figure(6, 2.5)
         ax = fig.add_subplot()
@@ -318,7 +440,7 @@ def compare_forest(result: CompareResult, max_rows: int = 30, *, title: str | No
     fig = _figure(WIDTH + 0.8, 1.1 + sum(heights))
     axes = fig.subplots(len(groups), 1, squeeze=False, gridspec_kw={"height_ratios": heights})[:, 0]
     for ax, ((kind, unit), rows), labels, k in zip(axes, groups.items(), label_lines, sizes, strict=True):
-        s = _scale(kind)
+        s = _scale(kind, unit)
         y = np.arange(k)
         for yi, r in zip(y, rows, strict=True):
             sig = r.p_holm < alpha
@@ -373,7 +495,7 @@ def sweep_curves(result: SweepResult, metric_key: str, *, x: str | None = None,
     if found is None:
         raise ValueError(f"no sweep point has metric {metric_key!r}")
     kind = found.estimate.kind
-    s = _scale(kind)
+    s = _scale(kind, found.unit)
     xs_all = list(dict.fromkeys(v for pts in series.values() for v, _ in pts))
     numeric = _numeric(xs_all)
     if numeric:

@@ -26,6 +26,7 @@ import io
 import json
 import math
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -41,8 +42,8 @@ from simlab.compare import CompareResult, SweepResult
 from simlab.games.base import Game
 from simlab.knobs import SimlabError
 from simlab.metrics import Metric, MetricSet, compute, score_distribution
-from simlab.runner import PROVENANCE_KEY, Plan, check_folder_output
-from simlab.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate
+from simlab.runner import PROVENANCE_KEY, Plan, check_folder_output, execute
+from simlab.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate, holm
 from simlab.stats import mean as mean_estimate
 
 STANDARD_SECTIONS = ("Seats", "Dealer position", "Balance", "Contracts", "Match")
@@ -59,19 +60,30 @@ def _decimals(half_width: float, default: int) -> int:
 
 
 def fmt_value(e: Estimate, unit: str = "") -> str:
+    """A rate (or a mean of a fraction, unit "share") in %, a difference of fractions in
+    percentage points (pp), other means with their unit."""
     if e.n == 0 or math.isnan(e.value):
         return "n/a"
-    if e.kind == "rate":
+    if e.kind != "rate" and unit in plots.POINTS_UNITS:
+        d = _decimals(100 * e.half_width, 2)
+        return _signed(100 * e.value, d) + " pp"
+    if plots.is_percent(e.kind, unit):
         d = _decimals(100 * e.half_width, 2)
         return f"{100 * e.value:.{d}f}%"
     d = _decimals(e.half_width, 3)
-    return f"{e.value:,.{d}f}" + (f" {unit}" if unit else "")
+    text = f"{e.value:,.{d}f}"
+    if float(text.replace(",", "")) == 0:  # no "-0.0"
+        text = text.lstrip("-")
+    return text + (f" {unit}" if unit else "")
 
 
-def fmt_interval(e: Estimate) -> str:
+def fmt_interval(e: Estimate, unit: str = "") -> str:
     if e.n == 0 or math.isnan(e.lo) or math.isnan(e.hi):
         return "n/a"
-    if e.kind == "rate":
+    if e.kind != "rate" and unit in plots.POINTS_UNITS:
+        d = _decimals(100 * e.half_width, 2)
+        return f"[{_signed(100 * e.lo, d)}, {_signed(100 * e.hi, d)}]"
+    if plots.is_percent(e.kind, unit):
         d = _decimals(100 * e.half_width, 2)
         return f"[{100 * e.lo:.{d}f}%, {100 * e.hi:.{d}f}%]"
     d = _decimals(e.half_width, 3)
@@ -79,11 +91,11 @@ def fmt_interval(e: Estimate) -> str:
 
 
 def fmt_estimate(e: Estimate, unit: str = "") -> str:
-    """Value and interval in one cell, e.g. ``30.74% [30.10, 31.38]``."""
+    """Value and interval in one cell, e.g. ``30.74% [30.10%, 31.38%]``."""
     v = fmt_value(e, unit)
     if v == "n/a" or math.isnan(e.lo):
         return v
-    return f"{v} {fmt_interval(e)}"
+    return f"{v} {fmt_interval(e, unit)}"
 
 
 def _signed(x: float, d: int) -> str:
@@ -95,12 +107,13 @@ def fmt_diff(diff: float, lo: float, hi: float, kind: str, unit: str) -> tuple[s
     """(difference, interval) of B − A: rates in percentage points."""
     if math.isnan(diff):
         return "n/a", "n/a"
-    s = 100.0 if kind == "rate" else 1.0
-    suffix = " pp" if kind == "rate" else (f" {unit}" if unit else "")
+    pct = plots.is_percent(kind, unit)
+    s = 100.0 if pct else 1.0
+    suffix = " pp" if pct else (f" {unit}" if unit else "")
     hw = (hi - lo) / 2 * s if not math.isnan(lo) else math.nan
-    d = _decimals(hw, 2 if kind == "rate" else 3)
+    d = _decimals(hw, 2 if pct else 3)
     if hw == 0 or math.isnan(hw):
-        d = 2 if kind == "rate" else 3
+        d = 2 if pct else 3
     if diff == 0 and lo == 0 and hi == 0:  # identical on every paired row
         return f"0{suffix}", f"[0, 0]{suffix}"
     value = f"0{suffix}" if diff == 0 else _signed(diff * s, d) + suffix
@@ -149,6 +162,7 @@ class _Doc:
     blocks: list[tuple[str, Any]] = field(default_factory=list)
     figures: list[_Fig] = field(default_factory=list)
     _names: set[str] = field(default_factory=set)
+    _titles: set[str] = field(default_factory=set)
 
     def h(self, level: int, text: str) -> None:
         self.blocks.append(("h", (level, text)))
@@ -164,6 +178,14 @@ class _Doc:
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]],
               right: Sequence[int] = ()) -> None:
         self.blocks.append(("table", (list(headers), [list(r) for r in rows], set(right))))
+
+    def unique_title(self, title: str, hint: str) -> str:
+        """``title``, or with ``hint`` (e.g. the metrics' key prefix) when an earlier
+        figure of this report has that title already."""
+        if title in self._titles:
+            title = f"{title} ({hint})"
+        self._titles.add(title)
+        return title
 
     def fig(self, name: str, figure: Figure, caption: str) -> str:
         base = _slug(name)
@@ -217,7 +239,8 @@ class _Doc:
                 headers, rows, right = b
                 th = "".join(f'<th{" class=r" if i in right else ""}>{_inline(h)}</th>'
                              for i, h in enumerate(headers))
-                trs = "".join("<tr>" + "".join(f'<td{" class=r" if i in right else ""}>{_inline(c)}</td>'
+                trs = "".join("<tr>" + "".join(f"<td class=r>{_number_cell(c)}</td>" if i in right
+                                               else f"<td>{_inline(c)}</td>"
                                                for i, c in enumerate(r)) + "</tr>" for r in rows)
                 body.append(f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>")
             elif kind == "fig":
@@ -232,14 +255,16 @@ class _Doc:
 
 
 _CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:68rem;
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:76rem;
 margin:2rem auto;padding:0 1rem;color:#1d1d1f;line-height:1.45}
 h1{font-size:1.7rem;border-bottom:2px solid #1f5f99;padding-bottom:.3rem}
 h2{font-size:1.3rem;margin-top:2.2rem;border-bottom:1px solid #ccc;padding-bottom:.2rem}
 h3{font-size:1.05rem;margin-top:1.4rem}
-table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.88rem}
+table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.84rem}
 th,td{border:1px solid #d0d0d0;padding:.25rem .55rem;text-align:left;vertical-align:top}
 th{background:#eef3f8}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}
+table{display:block;overflow-x:auto;max-width:100%}.nw{white-space:nowrap}
+p.finding{margin:.35rem 0}
 tr:nth-child(even) td{background:#fafafa}
 code{background:#f2f2f2;padding:0 .2rem;border-radius:3px;font-size:.9em}
 figure{margin:1rem 0}img{max-width:100%;height:auto;border:1px solid #e2e2e2}
@@ -252,10 +277,24 @@ def _md_cell(text: str) -> str:
 
 
 def _inline(text: str) -> str:
-    """HTML-escape, then `code` spans."""
+    """HTML-escape, then `code` spans and **bold** (outside code spans)."""
     parts = str(text).split("`")
-    return "".join(f"<code>{html.escape(p)}</code>" if i % 2 else html.escape(p)
+    return "".join(f"<code>{html.escape(p)}</code>" if i % 2 else _bold(html.escape(p))
                    for i, p in enumerate(parts))
+
+
+def _number_cell(text: str) -> str:
+    """A numeric cell that never wraps inside a number or an interval: the only break
+    allowed is between a value and its bracketed interval."""
+    if re.match(r"[=A-Za-z]", str(text)):  # words ("= metric", "identical: ..."): may wrap
+        return _inline(text)
+    parts = str(text).split(" [")
+    return " ".join(f"<span class=nw>{_inline(x if i == 0 else '[' + x)}</span>"
+                    for i, x in enumerate(parts))
+
+
+def _bold(escaped: str) -> str:
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", escaped)
 
 
 # --- content helpers ---------------------------------------------------------------------
@@ -274,7 +313,8 @@ def _metric_rows(metrics: Sequence[Metric], with_section: bool = False,
             row.append(m.section)
         if with_key:
             row.append(f"`{m.key}`")
-        row += [fmt_value(m.estimate, m.unit), fmt_interval(m.estimate), fmt_n(m.estimate.n)]
+        row += [fmt_value(m.estimate, m.unit), fmt_interval(m.estimate, m.unit),
+                fmt_n(m.estimate.n)]
         rows.append(row)
     return rows
 
@@ -319,23 +359,41 @@ def _what_kind(kind: str, unit: str) -> str:
     return "rates" if kind == "rate" else (f"means ({unit})" if unit else "means")
 
 
+def _question_hint(prefix: str) -> str:
+    """"question 4" for a key prefix such as ``belote.q4``, else the prefix itself."""
+    m = re.search(r"\.q(\d+)(?:\.|$)", prefix)
+    return f"question {m.group(1)}" if m else prefix
+
+
 def _bar_title(section: str, metrics: Sequence[Metric], kind: str, unit: str) -> str:
     p = plots.common_prefix([m.title for m in metrics])
     shared = p.rstrip(" ,:")
     if not shared:
-        return f"{section}: {_what_kind(kind, unit)}"
+        prefix = ".".join(metrics[0].key.split(".")[:-1])
+        hint = _question_hint(prefix)
+        return f"{section}: {_what_kind(kind, unit)}" + (f", {hint}" if hint != prefix
+                                                           else "")
     if p.rstrip().endswith((",", ":")):
         return f"{section}: {shared}"
     return f"{section}: {shared} …"
 
 
 def _section_figures(doc: _Doc, section: str, metrics: Sequence[Metric]) -> None:
-    groups, rest = _families(metrics)
+    """One dot-and-whisker chart per family of comparable metrics (same measure, one key
+    prefix, one kind and unit), on an axis fitted to the intervals. Metrics outside a
+    family stay in the table: a chart of unrelated metrics would put different bases
+    side by side."""
+    groups, _ = _families(metrics)
     seen: dict[str, int] = {}
     for prefix, _ in groups:
         seen[prefix] = seen.get(prefix, 0) + 1
-    for prefix, ms in groups:
-        if not any(m.estimate.n > 0 for m in ms):
+    for prefix, family in groups:
+        # a handful of rows gives a whisker that would flatten every other row: such
+        # members stay in the table only
+        least = MIN_RATE_N if family[0].kind == "rate" else MIN_MEAN_N
+        ms = [m for m in family if m.estimate.n >= least]
+        left_out = [m for m in family if m not in ms]
+        if len(ms) < 2:
             continue
         kind = ms[0].kind
         name = prefix if seen[prefix] == 1 else f"{prefix}-{kind}-{ms[0].unit}"
@@ -343,19 +401,15 @@ def _section_figures(doc: _Doc, section: str, metrics: Sequence[Metric]) -> None
         if prefix.startswith(SYMMETRIC_FAMILIES):
             vals = [m.estimate.value for m in ms if not math.isnan(m.estimate.value)]
             ref = float(np.mean(vals)) if vals else None
-        title = _bar_title(section, ms, kind, ms[0].unit)
-        fig = plots.estimates_bar(ms, title, reference=ref, reference_label="mean of the bars")
-        doc.fig(name, fig, f"{title}: estimates with {_conf_label(ms)}s"
-                + ("; dashed line: mean of the bars." if ref is not None else "."))
-    by_kind: dict[tuple[str, str], list[Metric]] = {}
-    for m in rest:
-        if m.estimate.n > 0:
-            by_kind.setdefault((m.kind, m.unit if m.kind == "mean" else ""), []).append(m)
-    for (kind, unit), ms in by_kind.items():
-        if len(ms) >= 3:
-            title = f"{section}: {_what_kind(kind, unit)}"
-            fig = plots.estimates_bar(ms, title, labels=[m.title for m in ms])
-            doc.fig(f"{section}-{kind}-{unit}", fig, f"{title}, with {_conf_label(ms)}s.")
+        title = doc.unique_title(_bar_title(section, ms, kind, ms[0].unit),
+                                 _question_hint(prefix))
+        fig = plots.estimates_dots(ms, title, reference=ref, reference_label="mean of the rows")
+        caption = f"{title}: estimates with {_conf_label(ms)}s" + (
+            "; dashed line: mean of the rows" if ref is not None else "")
+        if left_out:
+            caption += (f"; left out (fewer than {least} rows, see the table): "
+                        + "; ".join(m.title for m in left_out))
+        doc.fig(name, fig, caption + ".")
 
 
 def _score_prefix(frame: pl.DataFrame, level: str) -> str | None:
@@ -374,8 +428,26 @@ def _policies_text(policies: Sequence[str]) -> str:
 
 def _knobs_text(changed: dict[str, Any]) -> str:
     if not changed:
-        return "none: the seed's default rules"
+        return "none: the defaults (the rulebook, as the catalogue resolves it)"
     return ", ".join(f"`{k} = {v}`" for k, v in changed.items())
+
+
+def _literal(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _rulebook_rows(knobs: Any) -> list[list[str]]:
+    """Knobs whose default resolves the rulebook (``seed_value`` metadata): name, value
+    in this run, default, the rulebook's value, meaning."""
+    rows = []
+    for d in type(knobs).describe():
+        if d["seed_value"] is None:
+            continue
+        rows.append([f"`{d['name']}`", f"`{_literal(getattr(knobs, d['name']))}`",
+                     f"`{_literal(d['default'])}`", _literal(d["seed_value"]), d["help"]])
+    return rows
 
 
 def _same_deals(plans: Sequence[Plan]) -> bool:
@@ -387,6 +459,301 @@ def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
     tmp = path.with_name(path.name + ".tmp")
     frame.write_parquet(tmp, metadata=meta)
     tmp.replace(path)
+
+
+# --- findings: one plain sentence per balance question -----------------------------------
+# A game's ``questions`` module (the one of its ``extra["metrics"]`` function) may hold
+# ``FINDINGS``, a sequence of dicts, one per sentence:
+#
+# * ``question`` — the catalogue's balance question, e.g. "2. Position";
+# * ``key`` — the metric the sentence answers (the sentence is left out when the run has
+#   no such metric, or no row for it);
+# * ``text`` — the sentence, without its final full stop; ``{metric.key}`` prints that
+#   metric's estimate with its interval (a metric the run has not got prints "n/a");
+#   ``{value}`` is the answer's, ``{control}`` the control run's;
+# * ``against`` (optional) — what the answer is tested against: a number, a function of
+#   the number of players giving one, or another metric's key (its rows must be other
+#   rows: the two are tested as independent samples); ``against_text`` names it, e.g.
+#   "an even 50%"; ``above`` / ``below`` word the direction (default "above"/"below");
+#   ``difference`` names a difference of two metrics, e.g. "round 2 minus round 1";
+# * ``control`` and ``paired`` (optional) — knob values of a control run on the same
+#   deals, and a function of the number of players giving the per-row expression both
+#   runs are measured with; the answer is then the paired difference, this run − control.
+#
+# A sentence without ``against`` or ``control`` states the answer. The tested ones carry a
+# two-sided p-value, adjusted by Holm's method over the report's findings: "clear" means
+# an adjusted p below 1 − the interval's confidence level.
+# Games without ``FINDINGS`` get the standard ones below.
+STANDARD_FINDINGS: tuple[dict[str, Any], ...] = (
+    {"question": "Position", "key": "balance.first_seat_advantage", "against": 0.0,
+     "against_text": "the mean over the positions",
+     "text": "The first to play after the dealer (dealer+1) wins {dealer_pos.win.1} of played "
+             "deals"},
+)
+_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.+\-]+)(:bare)?\}")
+
+
+@dataclass(frozen=True)
+class FindingSpec:
+    question: str
+    key: str
+    text: str
+    against: float | str | Any = None
+    against_text: str = ""
+    above: str = "above"
+    below: str = "below"
+    difference: str = ""
+    control: dict[str, Any] | None = None
+    paired: Any = None  # (n_players) -> pl.Expr
+
+
+@dataclass
+class Finding:
+    """One sentence of the Findings section, with its test when it has one."""
+
+    question: str
+    text: str  # the stated part, placeholders filled
+    diff: float = math.nan  # answer − reference, in display units
+    lo: float = math.nan  # interval of the difference, display units
+    hi: float = math.nan
+    unit: str = ""  # of the difference: "points" (percentage points), "places", ...
+    decimals: int = 2
+    p: float = math.nan
+    p_holm: float = math.nan
+    against_text: str = ""
+    above: str = "above"
+    below: str = "below"
+    difference: str = ""
+
+    @property
+    def tested(self) -> bool:
+        return not math.isnan(self.p)
+
+    def clear(self, alpha: float) -> bool:
+        return self.tested and self.p_holm < alpha
+
+    def sentence(self, alpha: float) -> str:
+        if not self.tested:
+            return f"{self.text}."
+        d = self.decimals
+        size = f"{abs(self.diff):,.{d}f} {self.unit}".rstrip()
+        interval = f"[{_signed(self.lo, d)}, {_signed(self.hi, d)}]"
+        if self.difference:
+            what = f"a difference of {_signed(self.diff, d)} {self.unit} {interval} " \
+                   f"({self.difference})"
+        else:
+            side = self.above if self.diff > 0 else self.below
+            what = (f"{size} {side} {self.against_text} (difference {interval})"
+                    if self.diff != 0 else f"equal to {self.against_text}")
+        p = fmt_p(self.p_holm)
+        p = f"p {p}" if p.startswith("<") else f"p = {p}"
+        verdict = (f"{'a' if self.clear(alpha) else 'not a'} clear difference at the "
+                   f"{100 * alpha:g}% level after Holm's correction ({p})")
+        return f"{self.text}: {what}; {verdict}."
+
+
+def finding_specs(game: Game, ms: MetricSet | None = None) -> list[FindingSpec]:
+    """The game's ``FINDINGS`` (see above); else the standard ones and, given the run's
+    metrics, one stated sentence per headline metric of the game's own sections."""
+    fn = game.extra.get("metrics")
+    module = sys.modules.get(getattr(fn, "__module__", "") or "")
+    raw = getattr(module, "FINDINGS", None)
+    if raw is not None:
+        return [FindingSpec(**d) for d in raw]
+    specs = [FindingSpec(**d) for d in STANDARD_FINDINGS]
+    for m in ms.headline() if ms is not None else []:
+        if m.section not in STANDARD_SECTIONS:
+            specs.append(FindingSpec(m.section, m.key, f"{_cap(m.title)}: {{{m.key}}}"))
+    return specs
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _fill(text: str, by_key: dict[str, Metric], extra: dict[str, str]) -> str:
+    def one(m: re.Match) -> str:
+        name, bare = m.group(1), m.group(2)
+        if name in extra:
+            return extra[name + (bare or "")] if bare else extra[name]
+        metric = by_key.get(name)
+        if metric is None:
+            return "n/a"
+        unit = metric.unit if not bare or metric.unit in plots.PERCENT_UNITS else ""
+        return fmt_estimate(metric.estimate, unit)
+
+    return _PLACEHOLDER.sub(one, text)
+
+
+def _diff_units(kind: str, unit: str) -> tuple[float, str]:
+    """(scale, unit) of a difference: rates and fractions in percentage points."""
+    if plots.is_percent(kind, unit):
+        return 100.0, "percentage points"
+    return 1.0, unit
+
+
+def _p_two_sided(z: float, df: int | None = None) -> float:
+    from scipy import stats as sp
+
+    if math.isnan(z):
+        return math.nan
+    if df is not None and df < 200:
+        return float(2 * sp.t.sf(abs(z), max(df, 1)))
+    return float(2 * sp.norm.sf(abs(z)))
+
+
+def _crit(conf: float, df: int | None = None) -> float:
+    from scipy import stats as sp
+
+    if df is not None and df < 200:
+        return float(sp.t.ppf(0.5 + conf / 2, max(df, 1)))
+    return float(sp.norm.ppf(0.5 + conf / 2))
+
+
+def _se(e: Estimate) -> float:
+    """Standard error behind an estimate's interval (Wilson: the binomial one at p̂)."""
+    if e.kind == "rate":
+        return math.sqrt(max(e.value * (1 - e.value), 0.0) / e.n) if e.n else math.nan
+    return (e.hi - e.lo) / (2 * _crit(e.conf, e.n - 1)) if e.n > 1 else math.nan
+
+
+def _against_value(spec: FindingSpec, n_players: int) -> float | None:
+    a = spec.against
+    if a is None or isinstance(a, str):
+        return None
+    return float(a(n_players)) if callable(a) else float(a)
+
+
+def _finding(spec: FindingSpec, by_key: dict[str, Metric], n_players: int,
+             control: tuple[pl.DataFrame, pl.DataFrame] | None) -> Finding | None:
+    m = by_key.get(spec.key)
+    if m is None or m.estimate.n == 0 or math.isnan(m.estimate.value):
+        return None
+    e = m.estimate
+    scale, unit = _diff_units(e.kind, m.unit)
+    if unit and " " not in unit and not unit.endswith("s"):
+        unit += "s"  # a difference of 0.15 places
+    extra = {"value": fmt_estimate(e, m.unit), "value:bare": fmt_estimate(e)}
+    f = Finding(spec.question, "", unit=unit, against_text=spec.against_text,
+                above=spec.above, below=spec.below, difference=spec.difference)
+    ref = _against_value(spec, n_players)
+    few = e.n < (MIN_RATE_N if e.kind == "rate" else MIN_MEAN_N)
+    if few and (spec.against is not None or spec.control is not None):
+        f.text = _fill(spec.text, by_key, extra) + f" (too few rows to test: n = {e.n:,})"
+        return f
+    if spec.control is not None and spec.paired is not None and control is not None:
+        frame, frame_c = control
+        expr = spec.paired(n_players).cast(pl.Float64)
+        a = frame.select(expr.alias("v")).to_series()
+        b = frame_c.select(expr.alias("v")).to_series()
+        both = pl.DataFrame({"a": a, "b": b}).drop_nulls()
+        if both.height < 3:
+            return None
+        d = (both["a"] - both["b"]).to_numpy()
+        mb = mean_estimate(both["b"].to_numpy(), conf=e.conf)
+        ma = mean_estimate(both["a"].to_numpy(), conf=e.conf)
+        extra.update({"value": fmt_estimate(ma, m.unit), "value:bare": fmt_estimate(ma),
+                      "control": fmt_estimate(mb, m.unit), "control:bare": fmt_estimate(mb)})
+        de = mean_estimate(d, conf=e.conf)
+        f.diff, f.lo, f.hi = de.value * scale, de.lo * scale, de.hi * scale
+        se = _se(de)
+        f.p = 1.0 if se == 0 and de.value == 0 else _p_two_sided(de.value / se, de.n - 1)
+    elif isinstance(spec.against, str):
+        other = by_key.get(spec.against)
+        if other is None or other.estimate.n == 0 or other.estimate.kind != e.kind:
+            return None
+        o = other.estimate
+        diff = e.value - o.value
+        se = math.hypot(_se(e), _se(o))
+        if e.kind == "rate":  # pooled under "no difference"
+            pool = (e.value * e.n + o.value * o.n) / (e.n + o.n)
+            se0 = math.sqrt(pool * (1 - pool) * (1 / e.n + 1 / o.n))
+        else:
+            se0 = se
+        z = _crit(e.conf)
+        f.diff, f.lo, f.hi = diff * scale, (diff - z * se) * scale, (diff + z * se) * scale
+        f.p = 1.0 if se0 == 0 and diff == 0 else _p_two_sided(diff / se0)
+    elif ref is not None:
+        diff = e.value - ref
+        if e.kind == "rate":
+            se0 = math.sqrt(ref * (1 - ref) / e.n)  # the score test behind Wilson's interval
+            df = None
+        else:
+            se0, df = _se(e), e.n - 1
+        f.diff, f.lo, f.hi = diff * scale, (e.lo - ref) * scale, (e.hi - ref) * scale
+        f.p = 1.0 if se0 == 0 and diff == 0 else _p_two_sided(diff / se0, df)
+        if "{ref}" in spec.against_text:
+            f.against_text = spec.against_text.replace(
+                "{ref}", fmt_value(Estimate(ref, ref, ref, 1, e.kind, e.conf), m.unit))
+    if f.tested:
+        f.decimals = _decimals((f.hi - f.lo) / 2, 2)
+    f.text = _fill(spec.text, by_key, extra)
+    f.against_text = _fill(f.against_text, by_key, extra)
+    return f
+
+
+def findings(game: Game, plan: Plan, frame: pl.DataFrame, ms: MetricSet,
+             conf: float) -> list[Finding]:
+    """The report's findings, Holm-adjusted over their tests. A spec with a ``control``
+    runs the control variant on the same deals (only when its metric is in the run)."""
+    by_key = {m.key: m for m in ms.metrics}
+    n = game.players(plan.knobs)
+    out: list[Finding] = []
+    for spec in finding_specs(game, ms):
+        control = None
+        if spec.control is not None:
+            if spec.key not in by_key or by_key[spec.key].estimate.n == 0:
+                continue
+            control = (frame, _control_frame(plan, spec.control))
+        f = _finding(spec, by_key, n, control)
+        if f is not None:
+            out.append(f)
+    tested = [f for f in out if f.tested]
+    for f, ph in zip(tested, holm([f.p for f in tested]), strict=True):
+        f.p_holm = ph
+    return out
+
+
+def _control_frame(plan: Plan, knobs: dict[str, Any]) -> pl.DataFrame:
+    """This run's deals (same seed, same rows) under the control's knob values."""
+    from dataclasses import replace
+
+    control = replace(plan, knobs=replace(plan.knobs, **knobs), variant=None)
+    return execute(control)
+
+
+def _findings_section(doc: _Doc, found: list[Finding], conf: float,
+                      comparison: CompareResult | None) -> None:
+    alpha = 1 - conf
+    doc.h(2, "Findings")
+    if not found and comparison is None:
+        doc.p("No balance question of this game can be answered from this run's metrics.")
+    for f in found:
+        stop = "" if f.question.endswith(("?", "!", ".")) else "."
+        doc.p(f"**{f.question}{stop}** {f.sentence(alpha)}")
+    tested = [f for f in found if f.tested]
+    if tested:
+        clear = sum(f.clear(alpha) for f in tested)
+        doc.p(f"{len(tested)} of these sentences test their answer against a reference "
+              f"({clear} clear); Holm's correction adjusts their p-values together. "
+              "Intervals are unadjusted 95% intervals, as in the tables below."
+              .replace("95%", f"{round(conf * 100):g}%"))
+        rows = [(f"{f.question}: " + (f.difference or f"against {f.against_text}"), f.diff,
+                 f.lo, f.hi, f"difference ({f.unit})", f.clear(alpha)) for f in tested]
+        pct = round(conf * 100)
+        doc.fig("findings", plots.differences(
+            rows, "Findings: each tested answer minus its reference",
+            note=f"{pct:g}% intervals; red = clear after Holm's correction"),
+            f"Findings: each tested answer minus what it is tested against, with "
+            f"{pct:g}% intervals; red: clear after Holm's correction.")
+    if comparison is not None:
+        sig = comparison.significant(1 - comparison.conf)
+        tested_c = comparison.tested()
+        doc.p(f"**Comparison.** Variant B ({comparison.label_b}) against variant A "
+              f"({comparison.label_a}) on the same deals: {len(sig)} of {len(tested_c)} "
+              "tested metrics differ clearly after Holm's correction"
+              + (": " + "; ".join(r.title for r in sig[:6]) + ("; …" if len(sig) > 6 else "")
+                 if sig else "") + ".")
 
 
 # --- sections ----------------------------------------------------------------------------
@@ -416,6 +783,13 @@ def _what(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, seconds: float
         ["report date", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")],
     ]
     doc.table(["item", "value"], rows)
+    if frame is not None:
+        book = _rulebook_rows(plan.knobs)
+        if book:
+            doc.p("Defaults that resolve the rulebook (the catalogue's reading where the "
+                  "seed is silent, ambiguous or contradicts itself; `simlab params "
+                  f"{game.slug}` lists every knob):")
+            doc.table(["knob", "this run", "default", "rulebook (seed)", "meaning"], book)
     if game.description:
         doc.p(f"{game.title}: {game.description}.".replace("..", "."))
     if notes:
@@ -605,7 +979,7 @@ def _sweep(doc: _Doc, s: SweepResult) -> None:
             if m is None:
                 continue
             rows.append([m.title, *(str(p.values[x]) for x in keys), fmt_value(m.estimate, m.unit),
-                         fmt_interval(m.estimate), fmt_n(m.estimate.n)])
+                         fmt_interval(m.estimate, m.unit), fmt_n(m.estimate.n)])
     first = titles[head_keys[0]]
     doc.table(["metric", *keys, "estimate", _conf_label([first]), "n"], rows,
               right=range(1 + len(keys), 4 + len(keys)))
@@ -616,7 +990,8 @@ def _sweep(doc: _Doc, s: SweepResult) -> None:
                                                   if len(keys) > 1 else "."))
 
 
-def _method(doc: _Doc, conf: float, level: str) -> None:
+def _method(doc: _Doc, conf: float, level: str, lower_wins: bool = False,
+            n_findings: int = 0) -> None:
     doc.h(2, "Method")
     items = [
         f"Rates carry a {round(conf * 100):g}% Wilson score interval, means a Student t interval "
@@ -626,9 +1001,21 @@ def _method(doc: _Doc, conf: float, level: str) -> None:
         "of the report's metrics at once.",
     ]
     if level == "deal":
-        items.append("Deal win rates count a deal as won by a side that scores strictly more "
-                     "than every other side; a deal where every side scores the same is won by "
+        better = "fewer penalty points" if lower_wins else "more points"
+        items.append(f"Deal win rates count a deal as won by the side that scores {better} "
+                     "than every other side; a deal where the sides score the same is won by "
                      "nobody.")
+    if n_findings:
+        items.append(f"Findings: {n_findings} sentences test their answer against a reference "
+                     "(a fixed value such as an even 50% or a fair share; another metric on "
+                     "other rows, as two independent samples; or a control run of the same "
+                     "deals under other rules, as a paired difference): a two-sided score test "
+                     "for a rate against a value, a z or t test otherwise. Holm's correction "
+                     "adjusts these p-values together; \"clear\" means an adjusted p below "
+                     f"{100 * (1 - conf):g}%. A comparison section adjusts its own metrics "
+                     "separately. The intervals printed beside them are unadjusted.")
+    items.append("Percentages: rates, and means of fractions (unit \"share\"), are printed "
+                 "in %; their differences in percentage points (pp).")
     items.append("Each row draws from its own random stream keyed by (seed, row index), so the "
                  "results do not depend on the number of workers or chunks.")
     doc.ul(items)
@@ -671,6 +1058,9 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
 
     doc = _Doc(fig_dir)
     doc.h(1, title)
+    found = findings(game, plan, frame, ms, conf) if frame is not None else []
+    if frame is not None or comparison is not None:
+        _findings_section(doc, found, conf, comparison)
     _what(doc, game, plan, frame, seconds, list(notes))
     if frame is not None:
         _headline(doc, ms)
@@ -682,7 +1072,7 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
         _comparison(doc, comparison)
     if sweep is not None:
         _sweep(doc, sweep)
-    _method(doc, conf, plan.level)
+    _method(doc, conf, plan.level, game.lower_score_wins, sum(f.tested for f in found))
 
     files = []
     if frame is not None:

@@ -83,7 +83,7 @@ def close(metric, value: float, tol: float = 1e-9) -> None:
 
 
 # --- every named metric, at its level -------------------------------------------------------
-BELOTE_DEAL_Q = ("q1", "q2", "q3", "q4", "q6")
+BELOTE_DEAL_Q = ("q1", "q2", "q3", "q4")  # q6 (the Queen) is a comparison: no metric
 
 
 def test_belote_every_metric_has_n_and_a_finite_interval(bk, b_deals, b_matches):
@@ -97,13 +97,12 @@ def test_belote_every_metric_has_n_and_a_finite_interval(bk, b_deals, b_matches)
     assert any(x.headline for k, x in m.items() if k.startswith("belote.q5."))
     assert not any(k.startswith("belote.q5.") for k in d)
     assert {"belote.q5.comeback", "belote.q5.length"} <= set(m)
-    assert "compare belote" in d["belote.q6.taker_success"].note
-    assert "queen_points=5" in d["belote.q6.taker_success"].note
+    assert not any(k.startswith("belote.q6") or "compare" in x.title for k, x in d.items())
     # only the metrics whose columns exist: none of the deal ones on a match frame
     assert B.balance_metrics(b_matches, bk, "deal") == []
     assert B.balance_metrics(b_deals, bk, "match") == []
-    assert len(B.balance_metrics(b_deals.drop("flipped_by_announcements"), bk, "deal")) == \
-        len(d) - 3
+    assert len(B.balance_metrics(b_deals.drop("trick_points_s0"), bk, "deal")) == \
+        len(d) - 4  # the four "flipped" metrics need the card points
     assert B.GAME.extra["metrics"] is B.balance_metrics
 
 
@@ -146,17 +145,26 @@ def test_belote_deal_metrics_match_direct_counts(bk, b_deals):
                           ("other", (rank != B.RJ) & (rank != B.R9))):
             close(ms[f"belote.q1.success.{r}.turned_{name}"], made[(rnd == r) & sel].mean())
             close(ms[f"belote.q1.success.turned_{name}"], made[sel].mean())
-    # 6. is the plain taker success
-    close(ms["belote.q6.taker_success"], made.mean())
     # 4. announcements: ratio of sums, and the flips
     ann = (f["announce_t0"] + f["announce_t1"]).to_numpy()
     tot = (f["takers_total"] + f["defence_total"]).to_numpy()
     close(ms["belote.q4.share"], ann.sum() / tot.sum())
     close(ms["belote.q4.points"], ann.mean())
-    flip = f["flipped_by_announcements"].to_numpy()
+    # a flip: the outcome on the card points alone (made, dedans, litige) is not the
+    # deal's outcome
+    pts = np.stack([f[f"trick_points_s{i}"].to_numpy() for i in range(4)], axis=1)
+    rows_f = np.arange(n)
+    cards_t = pts[rows_f, taker] + pts[rows_f, (taker + 2) % 4]
+    cards_d = pts[rows_f, (taker + 1) % 4] + pts[rows_f, (taker + 3) % 4]
+    by_cards = np.sign(cards_t - cards_d)
+    outcome = np.where(made, 1, np.where(litige, 0, -1))
+    flip = by_cards != outcome
     close(ms["belote.q4.flipped"], flip.mean())
     close(ms["belote.q4.flipped.made"], (flip & made).mean())
-    close(ms["belote.q4.flipped.failed"], (flip & ~made).mean())
+    close(ms["belote.q4.flipped.failed"], (flip & (by_cards > 0)).mean())
+    close(ms["belote.q4.flipped.litige"], (flip & ((by_cards == 0) | (outcome == 0))).mean())
+    # the kernel's own column counts the turns to "made" and to "dedans" too
+    assert flip.sum() >= 1 and (f["flipped_by_announcements"].to_numpy() <= flip).all()
     # 2. position, over all deals: marks of the dealer's team minus the other team's
     dealer = b_deals["dealer"].to_numpy()
     s = np.stack([b_deals[f"score_s{i}"].to_numpy() for i in range(4)], axis=1)

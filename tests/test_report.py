@@ -64,15 +64,18 @@ def test_deal_report_sections_and_files(deal_report):
     out, ms = deal_report
     md = (out / "report.md").read_text(encoding="utf-8")
     heads = headings(md)
-    for h in ("What was simulated", "Headline answers", "Score distributions", "Method", "Files"):
+    for h in ("Findings", "What was simulated", "Headline answers", "Score distributions",
+              "Method", "Files"):
         assert h in heads
     for section in ms.by_section():  # standard and game-specific sections alike
         assert section in heads
     assert "Match length" not in heads and not any(h.startswith("Comparison") for h in heads)
-    assert heads.index("What was simulated") < heads.index("Headline answers") < heads.index("Seats")
+    assert heads.index("Findings") < heads.index("What was simulated") \
+        < heads.index("Headline answers") < heads.index("Seats")
     links = figure_links(md)
     assert len(links) == len(set(links))
-    for name in ("seat-win", "seat-score", "dealer-pos-win", "contract-taker-pos", "scores"):
+    for name in ("findings", "seat-win", "seat-score", "dealer-pos-win", "contract-taker-pos",
+                 "scores"):
         assert f"figures/{name}.png" in links
     for link in links:
         assert (out / link).is_file() and (out / link).stat().st_size > 1000
@@ -80,7 +83,7 @@ def test_deal_report_sections_and_files(deal_report):
     assert "a test note" in md
     assert "Belote (`belote`)" in md  # title and slug
     assert "| seed | 3 |" in md and f"{N_DEALS:,} deals" in md
-    assert "none: the seed's default rules" in md
+    assert "none: the defaults (the rulebook, as the catalogue resolves it)" in md
     assert simlab.__version__ in md
 
 

@@ -22,8 +22,9 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
     Deal level: 1 taker success by bidding round and by the turned card's rank; 2 the
     dealer's team against the dealer's left (first to speak and to lead); 3 dedans,
     litige and capot rates; 4 announcements' share of the points and how often they
-    flip the contract; 6 the taker success that ``simlab compare`` puts side by side for
-    Q = 3 and Q = 5. Match level: 5 match length and the comeback from 300 behind.
+    change the outcome (made, dedans or litige). Question 6 (the Queen at 3 or 5) is a
+    comparison of two runs, ``simlab compare``: no single-run metric. Match level: 5
+    match length and the comeback from 300 behind.
     Only metrics whose columns the frame has are returned."""
     k = knobs if isinstance(knobs, BeloteKnobs) else BeloteKnobs()
     cols = set(frame.lazy().collect_schema().names())
@@ -108,20 +109,31 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
             kind="mean", unit="points")
         add({"taker", "announce_best_seat"}, "q4.any", "played deals with a valid "
             "announcement", pl.col("announce_best_seat") >= 0, taken)
-        flip = pl.col("flipped_by_announcements")
-        add({"taker", "flipped_by_announcements"}, "q4.flipped", "announcements or belote "
-            "flip the contract, per played deal", flip, taken, headline=True,
-            note="cards alone would have given the other outcome (T vs D)")
-        add({"taker", "flipped_by_announcements", "made"}, "q4.flipped.made", "announcements "
-            "or belote save the contract, per played deal", flip & made, taken)
-        add({"taker", "flipped_by_announcements", "made"}, "q4.flipped.failed",
-            "the defence's announcements or belote sink the contract, per played deal",
-            flip & ~made, taken)
-        # 6. the Queen's value: a comparison of this metric between two runs
-        add({"taker", "made"}, "q6.taker_success", "taker success (compare queen_points "
-            "3 vs 5)", made, taken, headline=True,
-            note="Q = 3 against the seed's Q = 5: run `simlab compare belote --a \"\" "
-                 "--b \"queen_points=5\"` (same deals, paired difference)")
+        # what the cards alone would have given: each team's card points (dix de der
+        # included; the final totals cannot say it: a dedans gives the defence every
+        # point); an outcome is made (T > D), dedans (T < D) or litige (T = D)
+        takers = pl.col("taker") % 2
+        team_cards = [pl.col(f"trick_points_s{t}") + pl.col(f"trick_points_s{t + 2}")
+                      for t in (0, 1)]
+        cards_t = pl.when(takers == 0).then(team_cards[0]).otherwise(team_cards[1])
+        cards_d = pl.when(takers == 0).then(team_cards[1]).otherwise(team_cards[0])
+        by_cards = (cards_t - cards_d).sign()
+        outcome = pl.when(made).then(1).when(pl.col("litige")).then(0).otherwise(-1)
+        flip = by_cards != outcome
+        flip_cols = {"taker", "made", "litige"} | {f"trick_points_s{i}" for i in range(4)}
+        add(flip_cols, "q4.flipped", "announcements or belote change the outcome, per "
+            "played deal", flip, taken, headline=True,
+            note="outcome: made (T > D), dedans (T < D) or litige (T = D); changed: the "
+                 "cards alone (T and D less announcements and belote) give another one")
+        add(flip_cols, "q4.flipped.made", "announcements or belote make the contract "
+            "(cards alone: dedans or litige), per played deal", flip & made, taken)
+        add(flip_cols, "q4.flipped.failed", "announcements or belote sink the contract "
+            "(cards alone: made), per played deal", flip & (by_cards > 0), taken)
+        add(flip_cols, "q4.flipped.litige", "announcements or belote turn the deal into or "
+            "out of a litige, per played deal", flip & ((by_cards == 0) | (outcome == 0)),
+            taken)
+        # 6. the Queen's value is a comparison of two runs (`simlab compare belote --b
+        # queen_points=5`): a single run has no figure for it, so no metric here
     else:
         done = pl.col("winner") >= 0
         add({"winner", "n_deals"}, "q5.length", "deals to reach the target score",
@@ -144,3 +156,41 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
         add({"winner", "min_lead_of_winner"}, "q5.winner_behind", "the winner was behind at "
             "some point", w < 0, done)
     return [m for m, need in out if need <= cols]
+
+
+# --- findings: one sentence per balance question, opening the report ----------------------
+# Read by ``simlab.report`` (the format is documented there): ``{key}`` placeholders print
+# a metric's estimate and interval; ``against`` is what the sentence tests the answer
+# against (Holm-adjusted over the report's findings); a question whose metrics the run has
+# not got (match questions in a deal run) is left out.
+FINDINGS = (
+    {"question": "1. Taker success",
+     "key": "belote.q1.success.round2", "against": "belote.q1.success.round1",
+     "text": "Takers make {belote.q1.success.round1} of their round-1 takes and "
+             "{belote.q1.success.round2} of their round-2 takes",
+     "difference": "round 2 minus round 1"},
+    {"question": "1. Taker success, by the turned card",
+     "key": "belote.q1.success.turned_J",
+     "text": "With a Jack turned the takers make {belote.q1.success.turned_J}, with a 9 "
+             "{belote.q1.success.turned_9}, with another card "
+             "{belote.q1.success.turned_other}"},
+    {"question": "2. Position",
+     "key": "belote.q2.win.dealer_team", "against": 0.5, "against_text": "an even 50%",
+     "text": "The dealer's team wins {belote.q2.win.dealer_team} of played deals "
+             "(the dealer's left speaks and leads first)"},
+    {"question": "3. Outcomes",
+     "key": "belote.q3.dedans",
+     "text": "Of played deals, {belote.q3.dedans} end dedans, {belote.q3.litige} in a "
+             "litige and {belote.q3.capot} in a capot"},
+    {"question": "4. Announcements",
+     "key": "belote.q4.share",
+     "text": "Announcements and belote bring {belote.q4.share} of all points of played "
+             "deals and change the outcome of {belote.q4.flipped} of them"},
+    {"question": "5. Match length",
+     "key": "belote.q5.length",
+     "text": "A match lasts {belote.q5.length:bare} deals on average"},
+    {"question": "5. Comebacks",
+     "key": "belote.q5.comeback",
+     "text": f"Among matches where a team was {COMEBACK_DEFICIT} or more points behind, "
+             "that team won {belote.q5.comeback}"},
+)

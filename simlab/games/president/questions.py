@@ -31,6 +31,29 @@ def titles_for(n: int, third_pair: bool = False) -> list[str]:
     return ["president", "vice_president", *middle, "vice_trou_du_cul", "trou_du_cul"]
 
 
+def _extra_positions(n: int) -> str:
+    r = 52 % n
+    return ", ".join(f"dealer+{j}" for j in range(1, r + 1))
+
+
+def extra_seats_place(n: int) -> pl.Expr:
+    """Per deal, the mean place of the seats that unequal hands give an extra card: the
+    first ``52 % n`` seats from the dealer's left (``rules.deal``). The seats are named by
+    position, so the same expression reads a run with ``equal_hands=true``: the same seats,
+    on the same deals, without the extra card (the report's control for question 5)."""
+    r = 52 % n
+    if r == 0:
+        return pl.lit(None, dtype=pl.Float64)
+    total = pl.lit(0.0)
+    for j in range(1, r + 1):
+        place = pl.lit(None, dtype=pl.Float64)
+        for p in range(n):
+            place = pl.when((pl.col("dealer") + j) % n == p).then(
+                pl.col(f"place_s{p}").cast(pl.Float64)).otherwise(place)
+        total = total + place
+    return total / r
+
+
 def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | None,
                     level: str) -> list[MetricDef]:
     """The catalogue's balance questions as metrics (section "Président questions").
@@ -160,8 +183,16 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
             place_other = sum(pl.when(extra[i]).then(0).otherwise(pl.col(f"place_s{i}"))
                               for i in seats) / (n - n_extra)
             add(ccols | places, "q5.extra.place_gap", "mean place of the extra-card seats "
-                "minus the others'", place_extra - place_other, unequal, kind="mean",
-                unit="places", note="negative: an extra card helps (1 = first out)")
+                "minus the others' (confounded with position)", place_extra - place_other,
+                unequal, kind="mean", unit="places",
+                note="1 = first out; the extra cards always go to the first seats from the "
+                     "dealer's left, the first of whom leads the first deal, so this gap "
+                     "mixes the card with the position; the report's findings measure the "
+                     "card alone against equal_hands=true on the same deals")
+            add(ccols | places | {"dealer"}, "q5.extra_seats.place", "mean place of the "
+                f"seats dealt an extra card ({_extra_positions(n)})", extra_seats_place(n),
+                unequal, kind="mean", unit="place",
+                note=f"{(n + 1) / 2:g} if neither the card nor the position mattered")
         # 6. the equal-rank skip
         add({"n_skips"}, "q6.skip_any", "deals with at least one equal-rank skip",
             pl.col("n_skips") > 0, headline=True,
@@ -209,3 +240,45 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
                 pl.max_horizontal(pres).cast(pl.Float64) / pl.col("n_deals"), kind="mean",
                 unit="share")
     return [m for m, need in out if need <= cols]
+
+
+# --- findings: one sentence per balance question, opening the report ----------------------
+# Read by ``simlab.report`` (the format is documented there); a question whose metrics
+# the run has not got (the role chain needs deal_titles=random; the extra card 5-6
+# players) is left out.
+FINDINGS = (
+    {"question": "1. Role persistence",
+     "key": "president.q1.p.to.p", "against": lambda n: 1 / n,
+     "against_text": "1/n, what chance alone gives",
+     "text": "The Président keeps the title in {president.q1.p.to.p} of deals that start "
+             "from titles; the Trou du cul stays Trou du cul in {president.q1.t.to.t}"},
+    {"question": "1. Role persistence",
+     "key": "president.q1.match.president_kept", "against": lambda n: 1 / n,
+     "against_text": "1/n, what chance alone gives",
+     "text": "Over matches, the Président keeps the title at the next deal in "
+             "{president.q1.match.president_kept} of deal-to-deal steps"},
+    {"question": "2. Exchange strength",
+     "key": "president.q2.place.p", "against": lambda n: (n + 1) / 2,
+     "against_text": "the middle place, (n + 1)/2", "above": "later than",
+     "below": "earlier than",
+     "text": "The previous Président finishes at mean place "
+             "{president.q2.place.p:bare} (1 = first out)"},
+    {"question": "3. Leading as Trou du cul",
+     "key": "president.q3.trou.top_half",
+     "text": "The previous Trou du cul, who leads after the exchanges, finishes in the top "
+             "half in {president.q3.trou.top_half} of deals"},
+    {"question": "3. The first lead",
+     "key": "president.q3.leader.president", "against": lambda n: 1 / n,
+     "against_text": "1/n, what chance alone gives",
+     "text": "The first leader goes out first in {president.q3.leader.president} of deals"},
+    {"question": "5. The extra card (5-6 players)",
+     "key": "president.q5.extra_seats.place", "control": {"equal_hands": True},
+     "paired": extra_seats_place, "above": "later than", "below": "earlier than",
+     "against_text": "the same seats on the same deals with equal hands "
+                     "({control:bare})",
+     "text": "The seats dealt an extra card (the first seats from the dealer's left) "
+             "finish at mean place {value:bare} (1 = first out)"},
+    {"question": "6. The skip rule",
+     "key": "president.q6.skip_any",
+     "text": "At least one equal-rank skip happens in {president.q6.skip_any} of deals"},
+)

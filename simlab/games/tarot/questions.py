@@ -123,8 +123,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
                     add(sc | {"taker_value"}, f"q2.prise.score.v{key}", f"taker's mark per "
                         f"Prise, {text}", taker_score, sel & (contract == "prise"),
                         kind="mean", unit="points",
-                        note="the lowest bucket with a positive mean: where Prise "
-                             "becomes +EV")
+                        note="a positive mean: Prise is +EV for these bidders in "
+                             "that bucket")
         # 3. seat effect: the dealer's right speaks first and leads
         for j in range(n):
             pos = "the dealer" if j == 0 else ("the dealer's right" if j == 1 else
@@ -155,8 +155,9 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
         sq = sum(pl.col(f"score_s{i}").cast(pl.Float64) ** 2 for i in range(n)) / n
         add(scores | {"taker"}, "q4.mark.sd", f"standard deviation of a seat's mark per deal "
             f"taken at {n} players", root_mean(sq, taken), taken, kind="mean",
-            unit="points", note="about 0, pooled over the seats (the marks of a deal sum to "
-                                "0); delta-method interval")
+            unit="points", note="root mean square of the seats' marks, pooled over the "
+                                "seats (their mean is 0: the marks of a deal sum to 0); "
+                                "delta-method interval")
         if n == 5:
             alone = pl.col("alone")
             chien = pl.col("called_in_chien")
@@ -188,9 +189,16 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
         need = {"taker", "petit_au_bout"}
         add(need, "q5.pab", "Petit au bout, per deal taken", pab.is_not_null(), taken,
             headline=True)
-        add(need, "q5.pab.attack", "Petit au bout taken by the attack (share of Petits au "
-            "bout)", pab_att, taken & pab.is_not_null(), headline=True)
-        add(need, "q5.pab.defence", "Petit au bout taken by the defence, per deal taken",
+        # two bases, never side by side: the camps' shares of the Petits au bout (they add
+        # up to 100%), and each camp's Petits au bout per deal taken (they add up to q5.pab)
+        some_pab = taken & pab.is_not_null()
+        add(need, "q5.pab.attack", "share of Petits au bout won by the attack", pab_att,
+            some_pab, headline=True)
+        add(need, "q5.pab.defence", "share of Petits au bout won by the defence", pab_def,
+            some_pab)
+        add(need, "q5.pab_taken.attack", "Petit au bout by the attack, per deal taken",
+            pab_att, taken)
+        add(need, "q5.pab_taken.defence", "Petit au bout by the defence, per deal taken",
             pab_def, taken)
         sign = pl.when(pab_att).then(1).when(pab_def).then(-1).otherwise(0)
         for c in CONTRACTS:
@@ -267,5 +275,63 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
         sq = sum(pl.col(f"final_score_s{i}").cast(pl.Float64) ** 2 for i in range(n)) / n
         add(finals, "q4.match.final.sd", f"standard deviation of a seat's match total at "
             f"{n} players", root_mean(sq, everything), kind="mean", unit="points",
-            note="about 0, pooled over the seats; delta-method interval")
+            note="root mean square of the seats' totals, pooled over the seats (their "
+                 "mean is 0: the totals sum to 0); delta-method interval")
     return [m for m, need in out if need <= cols]
+
+
+# --- findings: one sentence per balance question, opening the report ----------------------
+# Read by ``simlab.report`` (the format is documented there); a question whose metrics
+# the run has not got is left out.
+FINDINGS = (
+    {"question": "1. Success by contract",
+     "key": "tarot.q1.success.prise",
+     "text": "Takers make {tarot.q1.success.prise} of their Prises, "
+             "{tarot.q1.success.garde} of their Gardes, {tarot.q1.success.garde_sans} of "
+             "their Gardes sans and {tarot.q1.success.garde_contre} of their Gardes contre"},
+    {"question": "1. Garde contre",
+     "key": "tarot.q1.score.garde_contre", "against": 0.0,
+     "against_text": "break-even (0)",
+     "text": "A Garde contre earns its taker {tarot.q1.score.garde_contre} per deal"},
+    {"question": "2. Is taking profitable?",
+     "key": "tarot.q2.score.taker", "against": 0.0, "against_text": "break-even (0)",
+     "text": "The taker's mark is positive in {tarot.q2.positive} of deals taken; on "
+             "average a taker marks {tarot.q2.score.taker} per deal taken"},
+    {"question": "3. Seat effect",
+     "key": "tarot.q3.score.pos1", "against": 0.0,
+     "against_text": "the mean over the seats (0: the marks of a deal sum to 0)",
+     "text": "The dealer's right (first to bid and to lead) marks {tarot.q3.score.pos1} "
+             "per dealing"},
+    {"question": "4. Player count",
+     "key": "tarot.q4.success",
+     "text": "At this player count takers make {tarot.q4.success} of their contracts; "
+             "the standard deviation of the taker's mark is {tarot.q4.score.sd}"},
+    {"question": "4. Playing alone (5 players)",
+     "key": "tarot.q4.alone",
+     "text": "The taker plays alone in {tarot.q4.alone} of deals taken and then makes "
+             "{tarot.q4.success.alone} of them"},
+    {"question": "5. Petit au bout",
+     "key": "tarot.q5.pab",
+     "text": "A Petit au bout happens in {tarot.q5.pab} of deals taken: "
+             "{tarot.q5.pab_taken.attack} by the attack and "
+             "{tarot.q5.pab_taken.defence} by the defence"},
+    {"question": "6. Poignée",
+     "key": "tarot.q6.success.attack_poignee",
+     "against": "tarot.q6.success.no_attack_poignee",
+     "text": "Takers make {tarot.q6.success.attack_poignee} of deals where the attack shows "
+             "a poignée and {tarot.q6.success.no_attack_poignee} where it shows none (the "
+             "poignée comes with a trump-rich hand, so this is not its price alone)",
+     "difference": "with minus without"},
+    {"question": "7. Redeals",
+     "key": "tarot.q7.petit_sec",
+     "text": "A dealing is void through a petit sec in {tarot.q7.petit_sec} and because "
+             "everybody passes in {tarot.q7.all_pass}"},
+    {"question": "7. Redeals",
+     "key": "tarot.q7.match.petit_sec",
+     "text": "Over matches, {tarot.q7.match.petit_sec} of dealings are void through a "
+             "petit sec and {tarot.q7.match.all_pass} because everybody passes"},
+    {"question": "8. Slams",
+     "key": "tarot.q8.unannounced.attack",
+     "text": "An unannounced slam by the attack happens in {tarot.q8.unannounced.attack} of "
+             "deals taken, a slam by the defence in {tarot.q8.defence}"},
+)

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz bench lint clean
+.PHONY: demo test fuzz bench lint clean readme
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/simlab bench
+
+# rerun the README's example commands and rewrite their output blocks
+readme: $(STAMP)
+	$(PY) scripts/readme_examples.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check simlab tests

@@ -27,7 +27,52 @@ def how_often(frame, expr, where=None):
     return _how_often(frame, expr, where)
 
 
+def compute_metrics(game, frame, knobs=None, level: str = "deal", conf: float = 0.95):
+    """Every standard metric and the game's balance questions over ``frame``, a
+    ``simlab.stats.MetricSet`` (``.metrics``, ``.headline()``, ``.by_section()``).
+
+    ``game``: a slug (``"belote"``) or a ``Game``; ``knobs``: the rules the frame was
+    simulated with, as a dict of knob values (``{"queen_points": 5}``; None or ``{}`` = the
+    defaults) or a knobs object; ``level``: ``"deal"`` or ``"match"``, as simulated."""
+    from simlab.games.base import Game
+    from simlab.metrics import compute
+
+    g = game if isinstance(game, Game) else get_game(game)
+    if knobs is None or isinstance(knobs, dict):
+        knobs = g.make_knobs(dict(knobs or {}))
+    return compute(g, frame, knobs, level, conf)
+
+
+def to_pandas(frame):
+    """``frame`` (a polars DataFrame) as a pandas DataFrame that keeps missing values
+    typed: nullable boolean columns (``made`` is null where nobody took) become pandas'
+    ``boolean`` dtype and integer columns with nulls ``Int64`` & co., so
+    ``pdf.made.mean()`` is the taker success rate. ``frame.to_pandas()`` turns such a
+    boolean column into ``object``, where ``astype(bool)`` counts every null as True.
+    Needs the pandas extra: ``pip install -e ".[pandas]"`` in a checkout."""
+    import polars as pl
+
+    try:
+        import pandas as pd
+    except ImportError:
+        raise SimlabError('simlab.to_pandas needs pandas and pyarrow: pip install "simlab[pandas]" '
+                          '(from a checkout: pip install -e ".[pandas]")') from None
+    nullable = {pl.Boolean: pd.BooleanDtype(), pl.Int8: pd.Int8Dtype(), pl.Int16: pd.Int16Dtype(),
+                pl.Int32: pd.Int32Dtype(), pl.Int64: pd.Int64Dtype(), pl.UInt8: pd.UInt8Dtype(),
+                pl.UInt16: pd.UInt16Dtype(), pl.UInt32: pd.UInt32Dtype(),
+                pl.UInt64: pd.UInt64Dtype()}
+    pdf = frame.to_pandas()
+    for name, dtype in frame.schema.items():
+        target = nullable.get(dtype)
+        if target is not None and (dtype == pl.Boolean or frame[name].null_count() > 0):
+            column = frame[name].to_arrow().to_pandas(types_mapper=lambda _, t=target: t)
+            pdf[name] = column.set_axis(pdf.index)
+    return pdf
+
+
 __all__ = [
+    "compute_metrics",
+    "to_pandas",
     "SimlabError",
     "__version__",
     "game_names",

@@ -56,7 +56,23 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-_FORMATTER = argparse.RawDescriptionHelpFormatter
+class _FORMATTER(argparse.RawDescriptionHelpFormatter):
+    """Help that fits ``output_width()``: prose paragraphs wrap; indented lines (the
+    examples) stay as written."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         output_width() - 2 if width is None else width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out = []
+        for line in text.splitlines():
+            if line.startswith(" ") or len(indent + line) <= width:
+                out.append(indent + line)
+            else:
+                out += _wrap(line, width - len(indent))
+        return "\n".join(out)
 
 
 # --- argument types --------------------------------------------------------------------
@@ -117,23 +133,77 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+MAX_WIDTH = 100  # columns every printed line fits in (a terminal may be narrower)
+MIN_TEXT_COLUMN = 12  # a wrapped text column is never narrower than this
+
+
+def output_width() -> int:
+    """Columns to fit: the terminal's (``COLUMNS`` when set), at most ``MAX_WIDTH``, at
+    least 60; 100 when the output is not a terminal, so logs and files look the same."""
+    import shutil
+
+    return max(60, min(MAX_WIDTH, shutil.get_terminal_size((MAX_WIDTH, 24)).columns))
+
+
+def _fit(widths: list[int], wrappable: list[bool], limit: int) -> list[int]:
+    """Column widths whose table fits ``limit`` columns, narrowing the widest wrappable
+    (text) column one character at a time; numbers are never narrowed."""
+    widths = list(widths)
+    gaps = 2 * (len(widths) - 1)
+    while sum(widths) + gaps > limit:
+        cand = [j for j, w in enumerate(widths) if wrappable[j] and w > MIN_TEXT_COLUMN]
+        if not cand:
+            break
+        j = max(cand, key=lambda j: widths[j])
+        widths[j] -= 1
+    return widths
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    if len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]],
-          right: Sequence[bool] | None = None) -> str:
-    """Plain aligned text table; numbers right-aligned unless ``right`` says otherwise."""
+          right: Sequence[bool] | None = None, width: int | None = None,
+          wrap: Sequence[bool] | None = None, details: Sequence[str] | None = None) -> str:
+    """Plain aligned text table; numbers right-aligned unless ``right`` says otherwise.
+    Columns that may ``wrap`` (default: the left-aligned ones) wrap onto several lines so
+    every line fits ``width`` columns (default ``output_width()``). ``details``: a text
+    per row, printed under it, indented and wrapped to the full width."""
+    limit = output_width() if width is None else width
     cells = [[_fmt(v) for v in r] for r in rows]
     if right is None:
         right = [bool(rows) and all(isinstance(r[j], (int, float)) and not isinstance(r[j], bool)
                                     for r in rows if r[j] is not None)
                  for j in range(len(headers))]
     widths = [max([len(h)] + [len(c[j]) for c in cells]) for j, h in enumerate(headers)]
+    widths = _fit(widths, [not r for r in right] if wrap is None else list(wrap), limit)
 
-    def line(vals: Sequence[str]) -> str:
-        out = [v.rjust(w) if r else v.ljust(w) for v, w, r in zip(vals, widths, right,
-                                                                  strict=True)]
-        return "  ".join(out).rstrip()
+    def lines(vals: Sequence[str]) -> list[str]:
+        parts = [_wrap(v, w) if len(v) > w else [v] for v, w in zip(vals, widths, strict=True)]
+        out = []
+        for k in range(max(len(p) for p in parts)):
+            row = [(p[k] if k < len(p) else "") for p in parts]
+            out.append("  ".join(v.rjust(w) if r else v.ljust(w)
+                                 for v, w, r in zip(row, widths, right, strict=True)).rstrip())
+        return out
 
     sep = "  ".join("-" * w for w in widths)
-    return "\n".join([line(headers), sep] + [line(c) for c in cells])
+    body = []
+    for i, c in enumerate(cells):
+        body += lines(c)
+        if details is not None and details[i]:
+            body += ["    " + x for x in _wrap(details[i], limit - 4)]
+    return "\n".join(lines(headers) + [sep] + body)
+
+
+def _paragraph(text: str) -> str:
+    """Prose wrapped to the output width."""
+    return "\n".join(_wrap(text, output_width()))
 
 
 def _pct_row(label: str, k: int, n: int) -> list[Any]:
@@ -267,19 +337,22 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_params(args: argparse.Namespace) -> int:
     g = get_game(args.game)
-    rows = []
+    rows, meanings = [], []
     for d in g.knobs.describe():
         meaning = d["help"]
         if d["seed_value"] is not None:
             meaning += f" [seed text: {_literal(d['seed_value'])}]"
         rows.append([d["name"], "policy" if d["policy"] else "rule", _literal(d["default"]),
-                     d["allowed"], meaning])
-    print(f"{g.title} ({g.slug}): {len(rows)} knobs; set with --set name=value or a TOML "
-          "variant file.")
-    print("kind 'policy' = knob of the heuristic players, not of the rules; [seed text: ...] "
-          "= the seed's literal value where the default resolves it.\n")
-    print(table(["knob", "kind", "default", "allowed", "meaning"], rows,
-                right=[False, False, True, False, False]))
+                     d["allowed"]])
+        meanings.append(meaning)
+    print(_paragraph(f"{g.title} ({g.slug}): {len(rows)} knobs; set with --set name=value or "
+                     "a TOML variant file. Kind 'policy' = knob of the heuristic players, not "
+                     "of the rules; [seed text: ...] = the rulebook's literal value where the "
+                     "default is the catalogue's resolution of it. Each knob's meaning is "
+                     "under it.") + "\n")
+    print(table(["knob", "kind", "default", "allowed"], rows,
+                right=[False, False, False, False], wrap=[False, False, False, True],
+                details=meanings))
     print(f"\npolicies: {', '.join(g.policies)}")
     return 0
 
@@ -324,10 +397,11 @@ def cmd_columns(args: argparse.Namespace) -> int:
         print(f"{g.title}: one row per {level} (--level {level}), {len(cols)} columns"
               + (f" at {players} players" if "players" in knobs.names() else ""))
         print(table(["column", "type", "meaning"], [[c.name, kind_of(c), meaning(c)] for c in cols],
-                    right=[False, False, False]))
+                    right=[False, False, False], wrap=[False, True, True]))
         if level == "deal":
-            print(f"with --record-hands: dealt_s0 .. dealt_s{players - 1} (cards first dealt) and "
-                  f"hand_s0 .. hand_s{players - 1} (hands when play starts), lists of card labels")
+            print(_paragraph(f"with --record-hands: dealt_s0 .. dealt_s{players - 1} (cards first "
+                             f"dealt) and hand_s0 .. hand_s{players - 1} (hands when play starts), "
+                             "lists of card labels"))
         print()
     return 0
 
@@ -874,14 +948,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-        if args.command is None:
-            parser.print_help()
-            return 2
-        if args.command in ("run", "demo", "bench") and getattr(args, "n", None) is not None \
-                and args.n < 1:
-            raise SimlabError(f"-n must be >= 1, got {args.n}")
-        return int(args.func(args) or 0)
+        with deferred_interrupts():
+            args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+            if args.command is None:
+                parser.print_help()
+                return 2
+            if args.command in ("run", "demo", "bench") and getattr(args, "n", None) is not None \
+                    and args.n < 1:
+                raise SimlabError(f"-n must be >= 1, got {args.n}")
+            return int(args.func(args) or 0)
     except SystemExit as e:  # --help, --version
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     except (SimlabError, _UsageError) as e:
@@ -890,15 +965,101 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("simlab: interrupted", file=sys.stderr)
         return 130
-    except SystemError as e:  # Ctrl-C inside a numba kernel surfaces wrapped in a SystemError
-        if isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
-            print("simlab: interrupted", file=sys.stderr)
-            return 130
-        raise
     except BrokenPipeError:  # output piped into head & co.: stop quietly
         with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit-time flush
         return 0
+    except Exception as e:  # a Ctrl-C that surfaced wrapped (e.g. in a SystemError)
+        if interrupted_by_user(e):
+            print("simlab: interrupted", file=sys.stderr)
+            return 130
+        raise
+
+
+# --- Ctrl-C ------------------------------------------------------------------------------
+# A SIGINT only sets a flag; Python raises KeyboardInterrupt at the next bytecode. Inside a
+# numba kernel that bytecode may belong to a callback numba makes into Python
+# (numba.core.serialize._numba_unpickle): the KeyboardInterrupt raised there comes out as
+# "SystemError: CPUDispatcher(...) returned a result with an exception set", or crashes
+# the process (measured here: a segmentation fault). So the handler below raises only
+# outside numba's code; inside, it re-checks every REARM_SECONDS until the kernel returns.
+REARM_SECONDS = 0.05
+REPEAT_IGNORED_SECONDS = 1.0  # one key press can be reported twice (polars re-raises it)
+
+
+NUMBA_CALLBACKS = ("/numba/core/serialize.py",)  # Python that compiled code calls
+
+
+def _inside_numba(frame: Any) -> bool:
+    """Whether Python is running a callback of numba-compiled code (not numba's compiler:
+    a Ctrl-C during a long compilation must stop it)."""
+    depth = 0
+    while frame is not None and depth < 8:
+        name = frame.f_code.co_filename.replace(os.sep, "/")
+        if name.endswith(NUMBA_CALLBACKS):
+            return True
+        frame, depth = frame.f_back, depth + 1
+    return False
+
+
+class _InterruptHandler:
+    def __init__(self) -> None:
+        self.pending = False
+        self.raised_at: float | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        import signal
+
+        now = time.monotonic()
+        if signum == signal.SIGINT:
+            if self.raised_at is not None and now - self.raised_at < REPEAT_IGNORED_SECONDS:
+                return
+            self.pending = True
+        if not self.pending:
+            return
+        if _inside_numba(frame):
+            if hasattr(signal, "setitimer"):  # look again once numba's callback is over
+                signal.setitimer(signal.ITIMER_REAL, REARM_SECONDS)
+            return
+        self.pending = False
+        self.raised_at = now
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def deferred_interrupts():
+    """Ctrl-C raises KeyboardInterrupt as usual, but never inside numba's own Python code
+    (see above); outside the main thread this does nothing."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = _InterruptHandler()
+    old_int = signal.signal(signal.SIGINT, handler)
+    old_alarm = signal.signal(signal.SIGALRM, handler) if hasattr(signal, "SIGALRM") else None
+    try:
+        yield
+    finally:
+        if hasattr(signal, "setitimer"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGINT, old_int)
+        if old_alarm is not None:
+            signal.signal(signal.SIGALRM, old_alarm)
+
+
+def interrupted_by_user(e: BaseException) -> bool:
+    """Whether ``e`` is, or was caused by, a KeyboardInterrupt (numba wraps one in a
+    SystemError, itself sometimes wrapped again)."""
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 def _one_line(text: str) -> str:

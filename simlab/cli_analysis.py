@@ -20,6 +20,12 @@ def _table(headers, rows, right=None) -> str:
     return table(headers, rows, right=right)
 
 
+def _paragraph(text: str) -> str:
+    from simlab.cli import _paragraph as paragraph
+
+    return paragraph(text)
+
+
 def _fmt_est(e) -> list[str]:
     if e.n == 0 or math.isnan(e.value):
         return ["-", "-", "0"]
@@ -49,9 +55,8 @@ def _diff_interval(r) -> str:
 
 
 def _holm_cell(r) -> str:
-    if r.duplicate_of:
-        same = r.duplicate_of if len(r.duplicate_of) <= 30 else r.duplicate_of[:29] + "…"
-        return f"= {same}"
+    if r.duplicate_of:  # its original's title is in the report; here a short mark
+        return "= above"
     if math.isnan(r.p_holm):
         from simlab.stats import IDENTICAL
 
@@ -60,16 +65,30 @@ def _holm_cell(r) -> str:
 
 
 def compare_table(result) -> str:
+    """One row per metric: A, B, B - A with its unadjusted interval, the deals of each
+    side's base, and the Holm-adjusted p-value (``*``: significant at the result's level)."""
     rows = []
     for r in result.rows:
         kind = r.definition.kind
         c = r.diff
         same_base = c.n_a < 0 or c.n_a == c.n_b == c.n
         n = f"{c.n:,}" if same_base else f"{c.n_a:,} / {c.n_b:,}"
-        rows.append([r.title, _fmt_est(r.a)[0], _fmt_est(r.b)[0], _fmt_diff(kind, c.diff), _diff_interval(r),
-                     n, _holm_cell(r), "yes" if r.p_holm < 1 - result.conf else "no"])
-    return _table(["metric", "A", "B", "B - A", "95% interval (unadjusted)", "n (A / B)", "Holm p",
-                   "significant"], rows, right=[False, True, True, True, True, True, True, False])
+        holm = _holm_cell(r) + (" *" if r.p_holm < 1 - result.conf else "")
+        rows.append(["", _fmt_est(r.a)[0], _fmt_est(r.b)[0], _fmt_diff(kind, c.diff),
+                     _diff_interval(r), n, holm])
+    level = f"{round(100 * (1 - result.conf)):g}%"
+    # each metric's title on its own line, whole (a title wrapped in a narrow column is
+    # hard to read and to grep), its figures on the next
+    numbers = _table(["metric", "A", "B", "B - A", "95% interval", "n (A / B)", "Holm p"], rows,
+                     right=[False, True, True, True, True, True, True]).split("\n")
+    body = numbers[:2]
+    for r, line in zip(result.rows, numbers[2:], strict=True):
+        body += [r.title, line]
+    legend = f"* = significant at the {level} level after Holm's correction"
+    if any(r.duplicate_of for r in result.rows):
+        legend += ("; = above: the same per-deal values in A and B as an earlier row (same "
+                   "p-value, counted once)")
+    return "\n".join(body) + "\n" + _paragraph(legend)
 
 
 # --- argument helpers -----------------------------------------------------------------------
@@ -149,11 +168,28 @@ def cmd_duel(args) -> int:
 
 
 # --- compare ------------------------------------------------------------------------------
+def variant_side(text: str | None, game: str, flag: str) -> dict[str, Any]:
+    """The knobs of one side of ``compare``: whitespace-separated ``key=value`` pairs and
+    variant files (``FILE.toml``), files first, then the pairs on top, as ``run`` does with
+    ``--variant`` and ``--set``."""
+    files: dict[str, Any] = {}
+    pairs: list[str] = []
+    for token in (text or "").split():
+        if "=" in token:
+            pairs.append(token)
+        elif token.lower().endswith(".toml") or Path(token).is_file():
+            files.update(load_variant(token, game=game))
+        else:
+            raise SimlabError(f"{flag} expects \"key=value ...\" knob settings or a variant "
+                              f"FILE.toml, got {token!r}")
+    return {**files, **parse_assignments(pairs)}
+
+
 def cmd_compare(args) -> int:
     from simlab.compare import compare
 
-    a = parse_assignments(args.a.split() if args.a else [])
-    b = parse_assignments(args.b.split() if args.b else [])
+    a = variant_side(args.a, args.game, "--a")
+    b = variant_side(args.b, args.game, "--b")
     if args.out is not None:
         check_folder_output(args.out)  # before the work, not after
     t0 = time.perf_counter()
@@ -166,10 +202,11 @@ def cmd_compare(args) -> int:
     print(compare_table(result))
     sig = result.significant()
     tested = result.tested()
-    print(f"\n{len(sig)} of {len(tested)} distinct, estimable metrics differ significantly at the "
-          f"5% level after Holm's correction ({len(result.rows)} rows shown).")
-    print(f"Note: {result.intervals_note()}; B - A is B's figure minus A's, each over its own deals "
-          "with its own rules, paired by deal.")
+    print("\n" + _paragraph(f"{len(sig)} of {len(tested)} distinct, estimable metrics differ "
+                            "significantly at the 5% level after Holm's correction "
+                            f"({len(result.rows)} rows shown)."))
+    print(_paragraph(f"Note: {result.intervals_note()}; B - A is B's figure minus A's, each "
+                     "over its own deals with its own rules, paired by deal."))
     if args.out is not None:
         from simlab.report import write_report
 
@@ -178,6 +215,45 @@ def cmd_compare(args) -> int:
                            title=f"{result.game.title}: {result.label_a} vs {result.label_b}")
         print(f"report: {out / 'report.html'}")
     return 0
+
+
+def _sweep_cell(e) -> str:
+    if e.n == 0 or math.isnan(e.value):
+        return "-"
+    if math.isnan(e.lo):
+        half = ""
+    else:
+        half = f" ±{100 * e.half_width:.2f}" if e.kind == "rate" else f" ±{e.half_width:.3f}"
+    return (f"{100 * e.value:.2f}%" if e.kind == "rate" else f"{e.value:.3f}") + half
+
+
+def sweep_table(result, width: int | None = None) -> str:
+    """Headline metrics (rows) by grid point (columns); points that do not fit the width
+    go to further blocks of the same rows."""
+    from simlab.cli import output_width
+
+    limit = output_width() if width is None else width
+    labels = [" ".join(f"{k}={v}" for k, v in pt.values.items()) for pt in result.points]
+    heads = result.points[0].metrics.headline()
+    by_point = [{m.key: m for m in pt.metrics.metrics} for pt in result.points]
+    cells = [[_sweep_cell(bp[h.key].estimate) if h.key in bp else "-" for bp in by_point]
+             for h in heads]
+    widths = [max([len(lab)] + [len(row[j]) for row in cells]) for j, lab in enumerate(labels)]
+    title_width = 24
+    blocks: list[list[int]] = [[]]
+    used = title_width
+    for j, w in enumerate(widths):
+        if blocks[-1] and used + 2 + w > limit:
+            blocks.append([])
+            used = title_width
+        blocks[-1].append(j)
+        used += 2 + w
+    out = []
+    for cols in blocks:
+        header = ["metric"] + [labels[j] for j in cols]
+        rows = [[h.title] + [cells[i][j] for j in cols] for i, h in enumerate(heads)]
+        out.append(_table(header, rows, right=[False] + [True] * len(cols)))
+    return "\n\n".join(out)
 
 
 # --- sweep --------------------------------------------------------------------------------
@@ -193,25 +269,17 @@ def cmd_sweep(args) -> int:
     result = sweep(args.game, args.n, grid, base=base, seed=args.seed, policies=args.policy,
                    level=args.level, jobs=args.jobs, progress=_progress(args))
     seconds = time.perf_counter() - t0
-    heads = [m.key for m in result.points[0].metrics.headline()]
-    rows = []
-    for pt in result.points:
-        by_key = {m.key: m for m in pt.metrics.metrics}
-        label = " ".join(f"{k}={v}" for k, v in pt.values.items())
-        for key in heads:
-            m = by_key.get(key)
-            if m is not None:
-                rows.append([label, m.title, *_fmt_est(m.estimate)])
-    print(f"{result.game.slug}: sweep over {', '.join(grid)}, {args.n:,} {result.points[0].plan.unit} "
-          "per point, the same deals at every point")
-    print(_table(["variant", "metric", "estimate", "95% interval", "n"], rows,
-                 right=[False, False, True, True, True]))
+    print(_paragraph(f"{result.game.slug}: sweep over {', '.join(grid)}, {args.n:,} "
+                     f"{result.points[0].plan.unit} per point, the same deals at every point; "
+                     "each cell is the estimate ± the larger distance from it to a bound of its "
+                     "95% interval (rates in %, ± in percentage points)"))
+    print(sweep_table(result))
     from simlab.report import write_report
 
     last = result.points[-1]
     out = write_report(out, game=result.game, plan=last.plan, frame=None, seconds=seconds,
                        sweep=result, title=f"{result.game.title}: sweep over {', '.join(grid)}")
-    print(f"report with one curve per headline metric: {out / 'report.html'}")
+    print(f"report with one curve per headline metric:\n  {out / 'report.html'}")
     return 0
 
 
@@ -264,7 +332,9 @@ def cmd_report(args) -> int:
 
 # --- experiment --------------------------------------------------------------------------
 def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool | None = None,
-                   log=print) -> Path:
+                   log=print, n: int | None = None) -> Path:
+    """Run an experiment file and write its report; ``n`` overrides the file's ``n`` (or
+    its ``precision``) for a quick look."""
     from dataclasses import replace
 
     from simlab.compare import compare, sweep
@@ -272,6 +342,8 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     from simlab.report import write_report
 
     ex = load_experiment(path)
+    if n is not None:
+        ex = replace(ex, n=n, precision=None, max_deals=None)
     workers = ex.jobs if jobs is None else jobs
     first = ex.n if ex.n is not None else 20_000
     p = plan(ex.game, first, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=workers,
@@ -298,7 +370,9 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
 
 
 def cmd_experiment(args) -> int:
-    out = run_experiment(args.file, jobs=args.jobs, progress=_progress(args))
+    if args.n is not None and args.n < 1:
+        raise SimlabError(f"-n must be >= 1, got {args.n}")
+    out = run_experiment(args.file, jobs=args.jobs, progress=_progress(args), n=args.n)
     print(f"report: {out / 'report.md'} and {out / 'report.html'}")
     return 0
 
@@ -363,10 +437,16 @@ def add_commands(sub, formatter) -> None:
                "  simlab compare belote --a \"target=501\" --b \"target=501 litige=lost\" "
                "-n 20000 --level match\n"
                "  simlab compare manille --b \"must_overplay_in_suit=false\" -n 200000 "
-               "--out reports/manille-overplay")
+               "--out reports/manille-overplay\n"
+               "  simlab compare belote --b house.toml -n 200000     # a variant file\n"
+               "  simlab compare belote --a house.toml --b \"house.toml target=501\" -n 20000")
     _common(p)
-    p.add_argument("--a", default="", metavar="\"K=V ...\"", help="variant A knobs (default: seed rules)")
-    p.add_argument("--b", default="", metavar="\"K=V ...\"", help="variant B knobs")
+    p.add_argument("--a", default="", metavar="\"K=V ...\"|FILE.toml",
+                   help="variant A: knob settings in one quoted argument, and/or a variant "
+                        "TOML file (knob = value lines; the settings override the file) "
+                        "(default: the default rules, see simlab params GAME)")
+    p.add_argument("--b", default="", metavar="\"K=V ...\"|FILE.toml",
+                   help="variant B, the same way (default: the default rules)")
     p.add_argument("--policy-b", default=None, metavar="POLICY",
                    help="policies of variant B (default: same as --policy)")
     p.add_argument("--out", type=Path, metavar="DIR", help="also write a report there")
@@ -411,9 +491,14 @@ def add_commands(sub, formatter) -> None:
         "experiment", help="run an experiment file (TOML) and write its report",
         formatter_class=formatter,
         description="Run the simulation, comparison and sweep an experiment file describes "
-                    "and write the report (see simlab/experiment.py for the format).",
-        epilog="examples:\n  simlab experiment experiments/belote_dealer_advantage.toml")
+                    "and write the report. The file format, every key with its default and a "
+                    "complete example: experiments/README.md.",
+        epilog="examples:\n  simlab experiment experiments/belote_dealer_advantage.toml\n"
+               "  simlab experiment experiments/belote_queen_value.toml -n 20000   # quick look")
     p.add_argument("file", help="experiment TOML file")
+    p.add_argument("-n", type=_count, default=None, metavar="N",
+                   help="deals (or matches) instead of the file's n or precision, e.g. for a "
+                        "quick look (the report says the n it used)")
     p.add_argument("--jobs", type=_jobs, default=None, metavar="J",
                    help="override the file's jobs")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")

@@ -84,6 +84,40 @@ class CompareResult:
     def intervals_note(self) -> str:
         return intervals_note(self.rows, self.conf)
 
+    def to_polars(self) -> pl.DataFrame:
+        """One row per metric: its key, title, section and kind (``rate`` or ``mean``); A's
+        and B's estimates with their intervals and deal counts; B - A with its unadjusted
+        interval, raw and Holm-adjusted p-values; ``significant`` (Holm p below 1 - conf);
+        ``duplicate_of``: the title of an earlier metric with the same per-deal values (its
+        Holm p is that one's). Rates are shares (0.4912), not percentages."""
+        return compare_frame(self.rows, self.conf)
+
+
+COMPARE_SCHEMA = {
+    "key": pl.String, "metric": pl.String, "section": pl.String, "kind": pl.String,
+    "a": pl.Float64, "a_lo": pl.Float64, "a_hi": pl.Float64, "n_a": pl.Int64,
+    "b": pl.Float64, "b_lo": pl.Float64, "b_hi": pl.Float64, "n_b": pl.Int64,
+    "diff": pl.Float64, "diff_lo": pl.Float64, "diff_hi": pl.Float64, "n_paired": pl.Int64,
+    "p": pl.Float64, "p_holm": pl.Float64, "significant": pl.Boolean, "status": pl.String,
+    "duplicate_of": pl.String,
+}
+
+
+def compare_frame(rows: list[CompareRow], conf: float = DEFAULT_CONF) -> pl.DataFrame:
+    """``rows`` as a polars DataFrame (see ``CompareResult.to_polars``); NaN (no value)
+    becomes null."""
+    def num(x: float) -> float | None:
+        return None if x is None or math.isnan(x) else float(x)
+
+    data = [{"key": r.key, "metric": r.title, "section": r.section, "kind": r.definition.kind,
+             "a": num(r.a.value), "a_lo": num(r.a.lo), "a_hi": num(r.a.hi), "n_a": r.a.n,
+             "b": num(r.b.value), "b_lo": num(r.b.lo), "b_hi": num(r.b.hi), "n_b": r.b.n,
+             "diff": num(r.diff.diff), "diff_lo": num(r.diff.lo), "diff_hi": num(r.diff.hi),
+             "n_paired": r.diff.n, "p": num(r.diff.p_value), "p_holm": num(r.p_holm),
+             "significant": bool(r.p_holm < 1 - conf), "status": r.diff.status,
+             "duplicate_of": r.duplicate_of} for r in rows]
+    return pl.DataFrame(data, schema=COMPARE_SCHEMA)
+
 
 def _tested(c: Comparison) -> bool:
     return c.estimable and c.status != IDENTICAL

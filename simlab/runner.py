@@ -204,6 +204,7 @@ class _Executor:
     # local runs: processes the last run used (1 when it was too short to pay for workers)
     used: int | None = None
     choice: str = ""  # why, in a few words, when it differs from the jobs asked for
+    tick: Any = None  # progress callback for chunks this process runs (Progress.in_flight)
 
 
 @contextlib.contextmanager
@@ -295,12 +296,12 @@ def _game_ref(g: Game) -> str | Game:
     return g
 
 
-def run_chunk(game: str | Game, knobs: Knobs, policies: tuple[str, ...], seed: int,
-              level: str, record_hands: bool, start: int, count: int,
-              part: str | None = None) -> pl.DataFrame | int:
-    """Rows ``start .. start+count-1`` as a frame; with ``part``, write them there as
-    Parquet and return the row count instead (keeps frames out of inter-process pipes)."""
-    g = get_game(game) if isinstance(game, str) else game
+FIRST_SLICE = 64  # rows of the first slice of a chunk run with a progress ``tick``
+SLICE_SECONDS = 0.3  # then slices of about this long
+
+
+def _kernel_frame(g: Game, knobs: Knobs, policies: tuple[str, ...], seed: int, level: str,
+                  record_hands: bool, start: int, count: int) -> pl.DataFrame:
     guard = np.errstate(over="ignore") if _jit_disabled() else contextlib.nullcontext()
     try:
         with guard:
@@ -314,7 +315,33 @@ def run_chunk(game: str | Game, knobs: Knobs, policies: tuple[str, ...], seed: i
         if isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
             raise KeyboardInterrupt from None
         raise
-    frame = to_frame(out, columns, g.deck.labels, g.players(knobs))
+    return to_frame(out, columns, g.deck.labels, g.players(knobs))
+
+
+def run_chunk(game: str | Game, knobs: Knobs, policies: tuple[str, ...], seed: int,
+              level: str, record_hands: bool, start: int, count: int,
+              part: str | None = None, tick: Any = None) -> pl.DataFrame | int:
+    """Rows ``start .. start+count-1`` as a frame; with ``part``, write them there as
+    Parquet and return the row count instead (keeps frames out of inter-process pipes).
+    With ``tick`` (a progress callback), the chunk runs in slices of about
+    ``SLICE_SECONDS`` and ``tick(rows done)`` follows each: the same rows, since every
+    deal or match draws from its own stream."""
+    g = get_game(game) if isinstance(game, str) else game
+    args = (g, knobs, policies, seed, level, record_hands)
+    if tick is None or count <= FIRST_SLICE:
+        frame = _kernel_frame(*args, start, count)
+    else:
+        frames = []
+        done, size = 0, FIRST_SLICE
+        while done < count:
+            n = min(size, count - done)
+            t0 = time.perf_counter()
+            frames.append(_kernel_frame(*args, start + done, n))
+            took = time.perf_counter() - t0
+            done += n
+            tick(done)
+            size = max(1, int(n * SLICE_SECONDS / max(took, 1e-6)))
+        frame = pl.concat(frames, how="vertical", rechunk=True)
     if part is None:
         return frame
     frame.write_parquet(part, compression="lz4", statistics=False)
@@ -384,11 +411,11 @@ def _orphaned(owner: int | None) -> bool:
 
 
 def _chunk_file(game: str | Game, *args: Any, tmp: str, owner: int | None = None,
-                meta: dict[str, str] | None = None) -> tuple[int, str, int]:
+                meta: dict[str, str] | None = None, tick: Any = None) -> tuple[int, str, int]:
     """Local task: write the chunk to ``tmp``; (rows, sha256, bytes). The caller renames.
     An orphaned worker (its parent ``owner`` was killed) writes nothing and leaves no
     temporary file behind for a resumed run to trip on."""
-    frame = run_chunk(game, *args)
+    frame = run_chunk(game, *args, tick=tick)
     assert isinstance(frame, pl.DataFrame)
     data = _parquet_bytes(frame, meta)
     if _orphaned(owner):
@@ -430,6 +457,16 @@ def _run_local(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
     return fn(*args, **kwargs)
 
 
+def _ticking(ex: _Executor, local: Any) -> Any:
+    """``local`` with the run's progress callback (chunks run here report as they go)."""
+    if ex.tick is None:
+        return local
+
+    def run(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
+        return local(i, fn, args, {**kwargs, "tick": ex.tick})
+    return run
+
+
 def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
                local: Any = _run_local) -> Iterator[tuple[int, Any]]:
     """Run ``(i, fn, args, kwargs)`` tasks; yield ``(i, result)`` as each one finishes.
@@ -443,6 +480,7 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
     if ex.backend == "loky":
         ex.used = 1
         _LAST[:] = [ex]
+        local = _ticking(ex, local)
         if ex.n_jobs == 1 or len(tasks) == 1:
             for i, fn, args, kwargs in tasks:
                 yield i, local(i, fn, args, kwargs)
@@ -526,7 +564,7 @@ def _frames(p: Plan, ex: _Executor) -> Iterator[pl.DataFrame]:
                                                 "owner": os.getpid()}))
 
     def here(i: int, fn: Any, args: tuple, kwargs: dict) -> pl.DataFrame:
-        return run_chunk(*args)  # in this process: no file on the way
+        return run_chunk(*args, tick=kwargs.get("tick"))  # in this process: no file
 
     def frame_of(result: Any) -> pl.DataFrame:
         if isinstance(result, pl.DataFrame):
@@ -625,6 +663,7 @@ def execute(p: Plan, *, backend: str = "loky", scheduler: str | None = None) -> 
     frames: list[pl.DataFrame] = []
     with executor(backend, scheduler, p.jobs) as ex, \
             Progress(p.n, p.unit, enabled=p.progress) as bar:
+        ex.tick = bar.in_flight
         for frame in _frames(p, ex):
             frames.append(frame)
             bar.update(frame.height)
@@ -974,6 +1013,7 @@ def execute_to_dir(p: Plan, out: str | Path, *, backend: str = "loky",
             try:
                 with Progress(p.n, p.unit, enabled=p.progress,
                               initial=manifest["rows_done"]) as bar:
+                    ex.tick = bar.in_flight
                     for info in _write_parts(p, ex, out, todo):
                         good[info.index] = asdict(info)
                         manifest["rows_done"] += info.rows

@@ -112,3 +112,33 @@ def test_orphaned_workers_exit(tmp_path):
     while subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0:
         assert time.monotonic() < deadline, "an orphaned worker kept running"
         time.sleep(0.1)
+
+
+def test_chunks_run_here_report_progress_in_slices():
+    """A kernel holds the GIL, so the progress line can only move between calls: a chunk
+    this process runs goes in slices of about SLICE_SECONDS, each reported, with the
+    same rows as one call."""
+    ticks = []
+    whole = runner.run_chunk(SLOW, FAKE.knobs(), ("heuristic",) * 4, 3, "deal", False, 0, 400)
+    sliced = runner.run_chunk(SLOW, FAKE.knobs(), ("heuristic",) * 4, 3, "deal", False, 0, 400,
+                              tick=ticks.append)
+    assert sliced.equals(whole)
+    # 2 ms a deal: 64 deals, then about 0.3 s (150 deals) a slice, to the end
+    assert ticks[0] == runner.FIRST_SLICE and ticks[-1] == 400 and len(ticks) >= 3
+    assert ticks == sorted(ticks)
+
+
+def test_progress_counts_a_running_chunk_once():
+    import io
+
+    from simlab.progress import Progress
+
+    bar = Progress(100, enabled=True, stream=io.StringIO(), tick=0)
+    bar.in_flight(10)
+    bar.in_flight(30)
+    assert bar.done == 30
+    bar.update(50)  # the chunk finished: 50 rows, of which 30 were shown already
+    assert bar.done == 50
+    bar.update(50)
+    assert bar.done == 100
+    bar.close()

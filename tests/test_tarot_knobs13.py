@@ -185,6 +185,10 @@ def test_random_call_is_uniform_over_the_legal_calls():
 
 
 # --- the former rules unchanged ------------------------------------------------------------------
+# The heuristic's policy knobs before issue 10 (its play and bids changed then).
+FORMER_POLICY = dict(ecart_seen=False, petit_save_suit=0, petit_keep_safe=False,
+                     hunt_petit_trumps=22, chelem_sure=False, bid_prise=28, bid_garde=38,
+                     bid_garde_sans=50, bid_garde_contre=60)
 # Digests of the kernels' rows computed before issue 13 (the same runs, compared frame by
 # frame with the former code's `simlab run tarot -n 3000 --seed 7 ...` output, whose call
 # rule is now call_rule=ladder).
@@ -194,7 +198,7 @@ def test_random_call_is_uniform_over_the_legal_calls():
     (4, "heuristic", "e0feaa4ad31f1839"),
 ])
 def test_former_deals_unchanged(n, policy, expected):
-    k = T.TarotKnobs(players=n, call_rule="ladder")
+    k = T.TarotKnobs(players=n, call_rule="ladder", **FORMER_POLICY)
     out = T.run_deals(k, (policy,) * n, 7, 0, 3000)
     assert digest(out.rows) == expected
     if n == 5:  # the runs hold four-King takers calling a Queen
@@ -203,7 +207,7 @@ def test_former_deals_unchanged(n, policy, expected):
 
 
 def test_default_matches_unchanged():
-    out = T.run_matches(T.TarotKnobs(), ("heuristic",) * 4, 7, 0, 300)
+    out = T.run_matches(T.TarotKnobs(**FORMER_POLICY), ("heuristic",) * 4, 7, 0, 300)
     assert digest(out.rows) == "e7e4d3b869c4a5cc"
 
 

@@ -3,9 +3,11 @@
 * the heuristic: bids by a hand-value count (knobs ``bid_*``), calls the King of a suit
   where it holds the Queen (holding the four Kings under ``call_rule=ladder_or_king``,
   himself with enough trumps: knob ``self_call_trumps``), discards to void short suits,
-  announces a chelem on a huge hand, declares poignées, and plays cards by the rules of
-  thumb of ``lead_card`` / ``follow_card``; :func:`heuristic_move` picks its move for any
-  decision of a state;
+  announces a chelem on a sure slam (:func:`sure_slam`), declares poignées, and plays
+  cards by the rules of thumb of ``lead_card`` / ``follow_card`` (the Petit: saved when
+  short of trumps, :func:`petit_saved_here`, kept for the last trick once safe; the taker
+  counts his écart as seen, :func:`seen_cards`); :func:`heuristic_move` picks its move
+  for any decision of a state;
 * the random player: uniform over the legal moves (:func:`random_move`);
 * a seat's information (:func:`seat_information`): its hand, the cards played, the chien
   when it was shown, its own écart, the écart's trumps (shown), the voids and missing
@@ -41,10 +43,15 @@ from .rules import (
     K_BID,
     K_BID_WORLDS,
     K_CHELEM_AT,
+    K_CHELEM_SURE,
     K_CHIEN,
     K_DRAW_PCT,
+    K_ECART_SEEN,
     K_EXC_SAVE,
     K_HAND,
+    K_HUNT_PETIT,
+    K_PETIT_KEEP,
+    K_PETIT_SAVE,
     K_POIGNEE_DEF,
     K_ROLLOUTS,
     K_SELF_CALL_TRUMPS,
@@ -78,6 +85,7 @@ from .rules import (
     S_G0,
     S_G1,
     S_HAND,
+    S_LED,
     S_N,
     S_ON_TABLE,
     S_PARTNER,
@@ -285,15 +293,19 @@ def knows_ally(p: int, w: int, taker: int, partner: int, revealed: bool) -> bool
 @hot
 def lead_card(h0: np.uint64, h1: np.uint64, l0: np.uint64, l1: np.uint64, attack: bool,
               g0: np.uint64, g1: np.uint64, taker_voids: int, keep_excuse: bool,
-              tricks_left: int, kv: np.ndarray, tb: tuple) -> int:
+              tricks_left: int, kv: np.ndarray, tb: tuple, hunt: bool = False) -> int:
     """Heuristic lead from the legal set (l0, l1). Attack: draw trumps while holding
     enough of the unseen ones (master trump first, else a low one); cash master suit
-    cards. Defence: cash masters in suits the taker still follows, else lead a suit he
-    is void in (make him trump). Otherwise the cheapest card. The Petit is kept while
-    trumps are out; the Excuse goes when two tricks remain (never stuck on the last)."""
+    cards. Defence: hunt the Petit with the lowest trump (``hunt``, see
+    :func:`hunts_petit`); cash masters in suits the taker still follows, else lead a suit
+    he is void in (make him trump). Otherwise the cheapest card. The Petit is kept while
+    trumps are out; the Excuse goes when two tricks remain (never stuck on the last).
+    ``g0, g1``: the cards the seat has seen leave play (see :func:`seen_cards`)."""
     suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
     if l1 & EXCUSE1 != EMPTY and tricks_left == 2 and not keep_excuse:
         return EXCUSE
+    if hunt and l1 & TRUMPS1 & ~PETIT1 != EMPTY:
+        return 64 + lowest(l1 & TRUMPS1 & ~PETIT1)
     u0 = ALL0 & ~g0 & ~h0
     u1 = ALL1 & ~g1 & ~h1
     out_trumps = u1 & TRUMPS1
@@ -336,9 +348,10 @@ def lead_card(h0: np.uint64, h1: np.uint64, l0: np.uint64, l1: np.uint64, attack
 def follow_card(l0: np.uint64, l1: np.uint64, h0: np.uint64, h1: np.uint64, win: int,
                 ally_wins: bool, last: bool, on_table: int, keep_excuse: bool,
                 tricks_left: int, g0: np.uint64, g1: np.uint64, kv: np.ndarray,
-                tb: tuple) -> int:
+                tb: tuple, save_petit: bool = False) -> int:
     """Heuristic second-or-later card: the Excuse when two tricks remain or to save a
-    valuable card on a lost trick; on a partner's safe winner (last seat, or a master
+    valuable card on a lost trick; the Petit when it takes the trick and ``save_petit``
+    (:func:`petit_saved_here`); on a partner's safe winner (last seat, or a master
     card), save the Petit or load the richest plain card; otherwise win cheaply when
     the trick is worth it (never with the Petit unless last), else shed the cheapest."""
     suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
@@ -349,11 +362,16 @@ def follow_card(l0: np.uint64, l1: np.uint64, h0: np.uint64, h1: np.uint64, win:
     n1 = l1 & ~EXCUSE1
     if n0 | n1 == EMPTY:
         return EXCUSE
+    if save_petit and n1 & PETIT1 != EMPTY and (win < 0 or suit_of[win] != TRUMP_SUIT):
+        return PETIT
+    # a Petit no trump can catch waits for the last trick, while something else may go
+    keep_petit = kv[K_PETIT_KEEP] and tricks_left > 1 and TRUMPS1 & ~g1 & ~h1 == EMPTY \
+        and (n0 | (n1 & ~PETIT1)) != EMPTY
     if ally_wins:
         u0 = ALL0 & ~g0 & ~h0
         u1 = ALL1 & ~g1 & ~h1
         if last or wis_master(win, u0, u1, above):
-            if n1 & PETIT1 != EMPTY:
+            if n1 & PETIT1 != EMPTY and not keep_petit:
                 return PETIT
             c = wbest_in(n0, n1 & ~TRUMPS1, rich)
             if c >= 0:
@@ -361,7 +379,7 @@ def follow_card(l0: np.uint64, l1: np.uint64, h0: np.uint64, h1: np.uint64, win:
         c = wbest_in(n0, n1 & ~PETIT1, cheap)
         return c if c >= 0 else PETIT
     w0, w1 = wwinners(n0, n1, win, TRUMP_SUIT, suit_of, suit_mask, excuse_mask, above)
-    if not last:
+    if not last or keep_petit:
         w1 &= ~PETIT1
     c = wbest_in(w0, w1, win_rank)
     if c >= 0 and (last or on_table + points[c] >= kv[K_WIN_MIN]):
@@ -376,12 +394,99 @@ def follow_card(l0: np.uint64, l1: np.uint64, h0: np.uint64, h1: np.uint64, win:
 
 
 
+@hot
+def sure_slam(h0: np.uint64, h1: np.uint64, e0: np.uint64, e1: np.uint64, kv: np.ndarray
+              ) -> bool:
+    """Does the taker's hand (after the écart ``e0, e1``) win every trick whatever the
+    lie of the cards he has not seen, played the heuristic's way (he leads: trumps from
+    the top until none is out, then his suit cards, the Petit, the Excuse last)? His
+    trumps above the highest one out must be at least as many as the trumps out (one
+    defender may hold them all), enough for the heuristic to draw them (knob
+    ``draw_trumps_pct``), and each suit card above every unseen card of its suit."""
+    out = TRUMPS1 & ~h1 & ~e1
+    n_out = popcount(out)
+    if n_out > 0:
+        above_all = h1 & TRUMPS1 & ~((ONE << np.uint64(highest(out) + 1)) - ONE)
+        if popcount(above_all) < n_out:
+            return False
+        if popcount(h1 & TRUMPS1) * 100 < kv[K_DRAW_PCT] * n_out:
+            return False
+    for s in range(4):
+        sh = np.uint64(14 * s)
+        mine = (h0 >> sh) & SUIT_BITS
+        if mine == EMPTY:
+            continue
+        unseen = SUIT_BITS & ~mine & ~((e0 >> sh) & SUIT_BITS)
+        if unseen != EMPTY and lowest(mine) < highest(unseen):
+            return False
+    return True
+
+
+@hot
+def seen_cards(S: np.ndarray, p: int, kv: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """The cards seat ``p`` knows are out of play: those played, and (knob ``ecart_seen``)
+    the écart's trumps, shown to all, and the whole écart for the taker who made it."""
+    g0 = word(S, S_G0)
+    g1 = word(S, S_G1)
+    if kv[K_ECART_SEEN] and chien_shown(S):
+        g1 |= word(S, S_EC1)
+        if p == S[S_TAKER]:
+            g0 |= word(S, S_EC0)
+    return g0, g1
+
+
+@hot
+def petit_saved_here(S: np.ndarray, p: int, h0: np.uint64, h1: np.uint64, g0: np.uint64,
+                     g1: np.uint64, kv: np.ndarray, tb: tuple) -> bool:
+    """Should ``p``, void in the plain suit led and not last, trump with his Petit now?
+    Only when it is in danger (the trumps still out outnumber his other trumps, so it
+    may be caught later) and likely to hold: no opponent still to play is known void in
+    the led suit unless known void in trumps, and the led suit has at least
+    ``petit_save_suit`` unseen cards per opponent still to play (knob; 0: never)."""
+    suit_mask = tb[1]
+    led = S[S_LED]
+    if kv[K_PETIT_SAVE] == 0 or h1 & PETIT1 == EMPTY or led < 0 or led == TRUMP_SUIT:
+        return False
+    if (h0 & suit_mask[led, 0]) != EMPTY:
+        return False
+    out = TRUMPS1 & ~g1 & ~h1
+    if popcount(out) <= popcount(h1 & TRUMPS1 & ~PETIT1):
+        return False
+    n = S[S_N]
+    taker = S[S_TAKER]
+    revealed = S[S_REVEALED] != 0
+    risky = 0
+    for j in range(1, n - S[S_POS]):
+        q = (p + j) % n
+        if knows_ally(p, q, taker, S[S_PARTNER], revealed):
+            continue
+        v = S[S_VOIDS + q]
+        if (v >> TRUMP_SUIT) & 1:
+            continue
+        if (v >> led) & 1:
+            return False
+        risky += 1
+    unseen = suit_mask[led, 0] & ~g0 & ~h0
+    return popcount(unseen) >= kv[K_PETIT_SAVE] * risky
+
+
+@hot
+def hunts_petit(S: np.ndarray, p: int, h1: np.uint64, g1: np.uint64, kv: np.ndarray) -> bool:
+    """Does defender ``p``, on lead, hunt the Petit: it is neither played nor his, the
+    taker is not known void in trumps, and he holds at least ``hunt_petit_trumps``?"""
+    if is_attack(S, p) or (g1 | h1) & PETIT1 != EMPTY:
+        return False
+    if (S[S_VOIDS + S[S_TAKER]] >> TRUMP_SUIT) & 1:
+        return False
+    return popcount(h1 & TRUMPS1) >= kv[K_HUNT_PETIT]
+
+
 # --- a policy's move for any decision -------------------------------------------------------
 @hot_inline
 def heuristic_card(S: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> int:
     """The heuristic's card for the seat to play (it reads only what that seat knows: its
-    hand, the cards played, the taker's revealed voids, whether the trick's winner is
-    known to be an ally)."""
+    hand, the cards played, the écart it made and the écart's shown trumps, the revealed
+    voids, whether the trick's winner is known to be an ally)."""
     n = S[S_N]
     p = S[S_TURN]
     l0, l1 = legal_cards(S, kv, rules, tb)
@@ -390,14 +495,16 @@ def heuristic_card(S: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) 
     attack_p = is_attack(S, p)
     keep = S[S_CHELEM_ANN] != 0 and attack_p and S[S_ATT_TRICKS] == S[S_TRICK]
     tricks_left = kv[K_HAND] - S[S_TRICK]
-    g0 = word(S, S_G0)
-    g1 = word(S, S_G1)
+    g0, g1 = seen_cards(S, p, kv)
     if S[S_POS] == 0:
         return lead_card(h0, h1, l0, l1, attack_p, g0, g1,
-                         S[S_VOIDS + taker] if not attack_p else 0, keep, tricks_left, kv, tb)
+                         S[S_VOIDS + taker] if not attack_p else 0, keep, tricks_left, kv, tb,
+                         hunts_petit(S, p, h1, g1, kv))
     ally = knows_ally(p, S[S_WIN_SEAT], taker, S[S_PARTNER], S[S_REVEALED] != 0)
-    return follow_card(l0, l1, h0, h1, S[S_WIN], ally, S[S_POS] == n - 1, S[S_ON_TABLE], keep,
-                       tricks_left, g0, g1, kv, tb)
+    last = S[S_POS] == n - 1
+    save = not last and petit_saved_here(S, p, h0, h1, g0, g1, kv, tb)
+    return follow_card(l0, l1, h0, h1, S[S_WIN], ally, last, S[S_ON_TABLE], keep,
+                       tricks_left, g0, g1, kv, tb, save)
 
 
 @hot_inline
@@ -415,6 +522,8 @@ def heuristic_move(S: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) 
     if ph == PH_ECART:
         return heuristic_discard(h0, h1, kv, tb[4], -1)
     if ph == PH_CHELEM:
+        if kv[K_CHELEM_SURE] and sure_slam(h0, h1, word(S, S_EC0), word(S, S_EC1), kv):
+            return 1
         return 1 if hand_value(h0, h1) >= kv[K_CHELEM_AT] else 0
     # poignée: the attack always shows it, the defence by knob (p knows his own camp)
     lvl = poignee_level(h1, kv)

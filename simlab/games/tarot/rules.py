@@ -135,6 +135,12 @@ MATCH_DEALINGS_CAP = 10
 # the hand (-78 +- 20 on natural deals), at 8 it pays on every sample tried. The hand
 # value (knob bid_prise) separates the two worse: its Kings and Queens say nothing here.
 SELF_CALL_TRUMPS = 8
+# The heuristic's Petit play (players.py; measured in tests/test_tarot_players.py): the
+# unseen cards of the led suit per opponent still to play from which a Petit short of
+# guards is trumped in before the last seat, and the defender's trumps from which he
+# leads trumps to hunt the Petit.
+PETIT_SAVE_SUIT = 2
+HUNT_PETIT_TRUMPS = 22
 CALL_RULES = ("king_only", "ladder", "ladder_or_king")
 CALL_KING_ONLY, CALL_LADDER, CALL_LADDER_OR_KING = range(3)
 
@@ -221,23 +227,29 @@ class TarotKnobs(Knobs):
         "column capped)",
         choices=("dealings", "played_deals"))
     # heuristic policy
-    bid_prise: int = knob(28, "heuristic: hand value for a Prise (value: 21 = 10, Petit 8 "
+    bid_prise: int = knob(29, "heuristic: hand value for a Prise (value: 21 = 10, Petit 8 "
                           "(6 with < 5 trumps), Excuse 7, 1 per trump, +1 per trump >= 16, "
                           "King 6, K+Q +3, void 5 (with >= 6 trumps), singleton 3). The "
                           "catalogue's 40/56/71/81 leave 92% of 4-player deals passed and "
-                          "90% of takers making it; 28/38/50/60 take about 2/3 of them",
+                          "90% of takers making it. 29/31/47/53 (issue 10; formerly "
+                          "28/38/50/60): where the first speaker forced to take each contract "
+                          "has a positive mean (Prise from about 30), and the highest "
+                          "contract's mean there: a Garde doubles a Prise's result, so it "
+                          "pays from 31; Garde sans above a Garde from 47, Garde contre from 53",
                           lo=0, hi=500, policy=True)
-    bid_garde: int = knob(38, "heuristic: hand value for a Garde", lo=0, hi=500, policy=True)
-    bid_garde_sans: int = knob(50, "heuristic: hand value for a Garde sans", lo=0, hi=500,
+    bid_garde: int = knob(31, "heuristic: hand value for a Garde", lo=0, hi=500, policy=True)
+    bid_garde_sans: int = knob(47, "heuristic: hand value for a Garde sans", lo=0, hi=500,
                                policy=True)
-    bid_garde_contre: int = knob(60, "heuristic: hand value for a Garde contre", lo=0,
+    bid_garde_contre: int = knob(53, "heuristic: hand value for a Garde contre", lo=0,
                                  hi=500, policy=True)
     self_call_trumps: int = knob(
         SELF_CALL_TRUMPS, "heuristic, 5 players, call_rule=ladder_or_king: holding the four "
         "Kings, the taker calls one of them (plays alone) with at least this many trumps, "
         "the Excuse counted (else the ladder's card; 22: never)", lo=0, hi=22, policy=True)
     chelem_announce_at: int = knob(110, "heuristic: the taker announces a chelem when his "
-                                   "hand value after the écart reaches this", lo=0, hi=1000,
+                                   "hand value after the écart reaches this (110: never, no "
+                                   "hand value reaches it; a value says too little of a "
+                                   "slam, which knob chelem_sure judges)", lo=0, hi=1000,
                                    policy=True)
     draw_trumps_pct: int = knob(60, "heuristic: the attack leads trumps while holding at "
                                 "least this % of the trumps it has not seen", lo=0, hi=1000,
@@ -250,6 +262,29 @@ class TarotKnobs(Knobs):
                                    lo=0, hi=20, policy=True)
     poignee_defence: bool = knob(True, "heuristic: defenders declare their poignées too "
                                  "(the attack always does)", policy=True)
+    ecart_seen: bool = knob(True, "heuristic: the taker counts his own écart, and everybody "
+                            "the écart's shown trumps, as seen cards (false: the former count, "
+                            "which took them for cards still out)", policy=True)
+    petit_save_suit: int = knob(
+        PETIT_SAVE_SUIT, "heuristic: the holder of the Petit, when the trumps still out "
+        "outnumber his others, trumps a plain-suit lead with it before the last seat if no "
+        "opponent still to play is known void in that suit and at least this many of its "
+        "cards are unseen per such opponent (an opponent known void in trumps is safe); "
+        "0: only as the last seat (the former play)", lo=0, hi=56, policy=True)
+    petit_keep_safe: bool = knob(
+        True, "heuristic: a Petit that no trump can catch any more (none out of the "
+        "holder's sight, an unseen chien counted as out) is kept for the last trick, for "
+        "the Petit au bout (false: the former play, which trumped with it as the last seat)",
+        policy=True)
+    hunt_petit_trumps: int = knob(
+        HUNT_PETIT_TRUMPS, "heuristic: a defender on lead holding at least this many trumps "
+        "hunts the Petit (unplayed, not his) by leading his lowest trump while the taker may "
+        "still hold trumps (22: never, the former play)", lo=0, hi=22, policy=True)
+    chelem_sure: bool = knob(
+        True, "heuristic: the taker also announces a chelem when his hand after the écart "
+        "wins every trick against any lie of the other cards (his trumps above all the "
+        "others, enough to draw them, every suit card above all that suit's unseen cards); "
+        "false: only by the hand value (knob chelem_announce_at)", policy=True)
     # search policy (simlab/games/tarot/players.py)
     search_worlds: int = search.worlds_knob(SEARCH_WORLDS)
     search_rollouts: int = search.rollouts_knob(1)
@@ -278,7 +313,8 @@ class TarotKnobs(Knobs):
  K_EXC_LAST, K_CH_EXC, K_LEAD_RESTRICT, K_CALL_RULE, K_ALLPASS_DEALER, K_ROUNDS) = range(23, 36)
 K_BID = 36  # K_BID + contract
 (K_CHELEM_AT, K_DRAW_PCT, K_WIN_MIN, K_EXC_SAVE, K_POIGNEE_DEF, K_CH_MULT, K_WORLDS,
- K_ROLLOUTS, K_UNDERTRUMP, K_BID_WORLDS, K_MATCH_PLAYED, K_SELF_CALL_TRUMPS, N_K) = range(40, 53)
+ K_ROLLOUTS, K_UNDERTRUMP, K_BID_WORLDS, K_MATCH_PLAYED, K_SELF_CALL_TRUMPS, K_ECART_SEEN,
+ K_PETIT_SAVE, K_HUNT_PETIT, K_CHELEM_SURE, K_PETIT_KEEP, N_K) = range(40, 58)
 
 
 def _vector(k: TarotKnobs) -> np.ndarray:
@@ -319,6 +355,11 @@ def _vector(k: TarotKnobs) -> np.ndarray:
     v[K_WIN_MIN] = k.win_min_points
     v[K_EXC_SAVE] = k.excuse_save_points
     v[K_POIGNEE_DEF] = k.poignee_defence
+    v[K_ECART_SEEN] = k.ecart_seen
+    v[K_PETIT_SAVE] = k.petit_save_suit
+    v[K_HUNT_PETIT] = k.hunt_petit_trumps
+    v[K_CHELEM_SURE] = k.chelem_sure
+    v[K_PETIT_KEEP] = k.petit_keep_safe
     v[K_WORLDS] = k.search_worlds
     v[K_ROLLOUTS] = k.search_rollouts
     v[K_UNDERTRUMP] = k.must_undertrump

@@ -424,6 +424,14 @@ def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], pr
 
 def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
             conf: float = DEFAULT_CONF) -> MetricSet:
+    """Every metric of ``game`` (a ``Game`` or its slug) on ``frame``; ``knobs``: the
+    game's knobs, or a dict of knob values (``{}``: the defaults)."""
+    if isinstance(game, str):
+        from simlab.games import get_game
+
+        game = get_game(game)
+    if isinstance(knobs, dict):
+        knobs = game.make_knobs(knobs)
     metrics = evaluate(frame, game_defs(game, frame, knobs, level), conf)
     extra = [m for m in (balance_metric(frame, metrics, "dealer_pos.win.", "dealer positions", conf,
                                         base="side wins; played deals"),

@@ -990,7 +990,7 @@ def _sweep(doc: _Doc, s: SweepResult) -> None:
                                                   if len(keys) > 1 else "."))
 
 
-def _method(doc: _Doc, conf: float, level: str, lower_wins: bool = False,
+def _method(doc: _Doc, conf: float, level: str, sides_text: str = "",
             n_findings: int = 0) -> None:
     doc.h(2, "Method")
     items = [
@@ -1000,11 +1000,8 @@ def _method(doc: _Doc, conf: float, level: str, lower_wins: bool = False,
         "Intervals are unadjusted: each covers its own metric with the stated probability, not all "
         "of the report's metrics at once.",
     ]
-    if level == "deal":
-        better = "fewer penalty points" if lower_wins else "more points"
-        items.append(f"Deal win rates count a deal as won by the side that scores {better} "
-                     "than every other side; a deal where the sides score the same is won by "
-                     "nobody.")
+    if level == "deal" and sides_text:
+        items.append(sides_text)
     if n_findings:
         items.append(f"Findings: {n_findings} sentences test their answer against a reference "
                      "(a fixed value such as an even 50% or a fair share; another metric on "
@@ -1072,7 +1069,10 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
         _comparison(doc, comparison)
     if sweep is not None:
         _sweep(doc, sweep)
-    _method(doc, conf, plan.level, game.lower_score_wins, sum(f.tested for f in found))
+    from simlab.metrics import sides_method, sides_of
+
+    _method(doc, conf, plan.level, sides_method(sides_of(game, plan.knobs)),
+            sum(f.tested for f in found))
 
     files = []
     if frame is not None:

@@ -173,10 +173,16 @@ def test_fractions_print_as_percentages():
 
 
 def test_method_says_who_wins_a_deal(tmp_path):
+    """The method text is the game's own sides declaration (Rami: whoever goes out wins,
+    not the higher score)."""
+    from simlab.games import get_game
+    from simlab.metrics import sides_method, sides_of
+
+    rami = get_game("rami")
     doc = _Doc(tmp_path)
-    _method(doc, 0.95, "deal", lower_wins=True, n_findings=3)
+    _method(doc, 0.95, "deal", sides_method(sides_of(rami, rami.make_knobs({}))), n_findings=3)
     text = " ".join(" ".join(b) for kind, b in doc.blocks if kind == "ul")
-    assert "fewer penalty points" in text and "more points" not in text
+    assert "the seat that goes out wins" in text and "more points" not in text
     assert "3 sentences test their answer" in text
 
 

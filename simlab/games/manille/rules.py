@@ -161,7 +161,8 @@ N_DEAL_COLS = 22
 
 def deal_columns(_: ManilleKnobs | None = None) -> list[Column]:
     cols = [Column("deal"), Column("dealer"),
-            Column("annulled", BOOL, help="always false (renonce is not simulated)")]
+            Column("annulled", BOOL, help="the deal is annulled: 34-34 (le tour est "
+                   "annulé; renonce is not simulated)")]
     cols += [Column(f"score_s{i}", help="points the seat's team marks this deal")
              for i in range(4)]
     cols += [Column(f"tricks_s{i}") for i in range(4)]

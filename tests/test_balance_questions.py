@@ -171,9 +171,14 @@ def test_belote_deal_metrics_match_direct_counts(bk, b_deals):
     rows = np.arange(b_deals.height)
     margin = s[rows, dealer] - s[rows, (dealer + 1) % 4]
     close(ms["belote.q2.margin.dealer_team"], margin.mean())
-    played = b_deals["taker"].to_numpy() >= 0
-    close(ms["belote.q2.win.dealer_team"], (margin[played] > 0).mean())
-    close(ms["belote.q2.win.left_team"], (margin[played] < 0).mean())
+    # a played deal is won by the takers when made, by the defence when dedans, by
+    # neither in a litige (as the standard metrics' sides count it)
+    dealers_take = taker % 2 == f["dealer"].to_numpy() % 2
+    dealers_win = np.where(made, dealers_take, ~litige & ~dealers_take)
+    lefts_win = np.where(made, ~dealers_take, ~litige & dealers_take)
+    close(ms["belote.q2.win.dealer_team"], dealers_win.mean())
+    close(ms["belote.q2.win.left_team"], lefts_win.mean())
+    assert (dealers_win & lefts_win).sum() == 0 and (~dealers_win & ~lefts_win).sum() == litige.sum()
     left = taker == (f["dealer"].to_numpy() + 1) % 4
     close(ms["belote.q2.take.left"], left.mean())
     close(ms["belote.q2.success.left"], made[left].mean())

@@ -69,11 +69,20 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
             "left's team", mine - theirs, kind="mean", unit="points",
             note="over all deals (a thrown-in deal counts 0); positive: the dealer's team "
                  "gains, negative: the dealer's left (first to speak and to lead) gains")
-        add(scores | {"taker"}, "q2.win.dealer_team", "deal win rate, dealer's team (played "
-            "deals)", mine > theirs, taken, headline=True,
-            note="below 50%: the dealer's left's team (first to speak and to lead) gains")
-        add(scores | {"taker"}, "q2.win.left_team", "deal win rate, dealer's left's team "
-            "(played deals)", theirs > mine, taken)
+        # who wins a played deal, as the standard metrics' sides count it: the takers when
+        # made, the defence when dedans, nobody in a litige (the points wait for the next deal)
+        takers_are_dealers = pl.col("taker") % 2 == team
+        dealers_win = pl.when(pl.col("made")).then(takers_are_dealers) \
+            .when(pl.col("litige")).then(False).otherwise(~takers_are_dealers)
+        lefts_win = pl.when(pl.col("made")).then(~takers_are_dealers) \
+            .when(pl.col("litige")).then(False).otherwise(takers_are_dealers)
+        side_cols = {"taker", "dealer", "made", "litige"}
+        add(side_cols, "q2.win.dealer_team", "deal win rate, dealer's team (played deals)",
+            dealers_win, taken, headline=True,
+            note="a litige is won by neither team; below 50%: the dealer's left's team "
+                 "(first to speak and to lead) gains")
+        add(side_cols, "q2.win.left_team", "deal win rate, dealer's left's team "
+            "(played deals)", lefts_win, taken)
         left = pl.col("taker") == (pl.col("dealer") + 1) % 4
         add({"taker", "dealer"}, "q2.take.left", "the dealer's left takes (share of played "
             "deals)", left, taken)

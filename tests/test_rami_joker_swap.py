@@ -327,15 +327,18 @@ def _digest(rows: np.ndarray) -> str:
 
 
 def test_defaults_play_as_before_the_knob():
-    """Digests computed with the code before the knob existed (the variant off either way)."""
-    off = {"joker_swap": "none", "joker_swap_replay": False}
+    """Digests computed with the code before the knob existed (the variant off either way),
+    with the heuristic's discard of that time (issue 10 changed its defaults)."""
+    former = {"keep_high_before_opening": False, "break_cycles": False}
+    off = {"joker_swap": "none", "joker_swap_replay": False, **former}
     rows = R.run_deals_detail(R.RamiKnobs(**off), ("heuristic",) * 4, 7, 0, 300)[0]
     assert _digest(rows) == "a8a634535537e50d"
-    rows = R.run_deals_detail(R.RamiKnobs(search_worlds=2), ("search", "heuristic", "random",
-                                                                 "heuristic"), 5, 0, 3)[0]
+    rows = R.run_deals_detail(R.RamiKnobs(search_worlds=2, search_loose_discards=False,
+                                          **former),
+                              ("search", "heuristic", "random", "heuristic"), 5, 0, 3)[0]
     assert _digest(rows) == "5bdd29187cce0e60"
     k = R.RamiKnobs(players=3, discard_take_must_meld=True, open_before_layoff=False,
-                    final_discard_required=True)
+                    final_discard_required=True, **former)
     assert _digest(R.run_deals_detail(k, ("heuristic",) * 3, 7, 0, 300)[0]) == "fc76433acbba8be5"
     m = R.run_matches(R.RamiKnobs(players=2, **off), ("heuristic",) * 2, 3, 0, 5).rows
     assert _digest(m) == "5f81c69aaf0ede7b"

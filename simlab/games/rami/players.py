@@ -12,8 +12,16 @@ in drawing, holding back an opening and discarding:
   most one card. Once opened, lay the partition that melds the most cards (then the most
   points) and lay off every natural card that fits (jokers only when at most one natural
   card is left). Discard the card of least meld potential (``melds.partners``: 2 per card
-  of its rank, 2 per neighbour of its suit, 1 per card two steps away), the highest value
-  first among equals; never a joker unless only jokers are left. With the variant
+  of its rank, 2 per neighbour of its suit, 1 per card two steps away), among equals the
+  lowest value before one's opening (the 51 points need high cards:
+  ``keep_high_before_opening``) and the highest once opened (fewer penalty points); never
+  a joker unless only jokers are left. The discard pile turned over unshuffled makes the
+  same talon come round again, so unchanged play can repeat one cycle of cards until the
+  turn cap; ``break_cycles`` avoids it: once the talon is public, take the discard pile's
+  top card when it would stay in hand and the talon's known top card would be thrown
+  straight back, and from the second turnover on, every other turn (pseudo-random on the
+  turn number), keep a card just drawn from the talon that would be thrown straight back
+  (the next card of the discard order goes instead). With the variant
   ``joker_swap``: also draw the discard pile's top card when it may replace a table joker
   (with ``joker_swap_replay`` only: the card then leaves the hand this turn); before the
   lay-down, take back a table joker when the lay-down then leaves fewer cards in hand
@@ -28,8 +36,11 @@ in drawing, holding back an opening and discarding:
   meld now, with the lay-offs; ``M_KEEP``: no new meld this turn, e.g. hold the opening
   for a Rami; ``M_PASS``: lay nothing, not even lay-offs; with ``joker_swap``, each legal
   joker swap, ``rules.swap_moves``) and the discard (the first ``search_discards``
-  distinct cards of the heuristic's discard order). Each candidate is played out to the
-  end of the deal by heuristic players in ``search_worlds`` worlds x
+  distinct cards of the heuristic's discard order, the heuristic's own discard first;
+  only loose cards, outside every meld of the hand, when there are two or more:
+  ``search_loose_discards``). Each
+  candidate is played out to the end of the deal by heuristic players in
+  ``search_worlds`` worlds x
   ``search_rollouts`` talon orders, every candidate on the same world and talon order.
   The heuristic's own move is the reference: another move is played only when its mean
   points saved over it, less ``search_caution`` standard errors, is positive (the best
@@ -50,12 +61,15 @@ import numpy as np
 
 from simlab import rng, search
 from simlab.games.rami.rules import (
+    K_BREAK_CYCLES,
     K_CAUTION_MILLI,
     K_DISCARDS,
     K_FINAL_DISCARD,
     K_HOLD,
     K_JOKERS,
     K_JPEN,
+    K_KEEP_HIGH,
+    K_LOOSE_DISCARDS,
     K_MELD_FROM,
     K_MUST_MELD,
     K_PLAYERS,
@@ -75,6 +89,7 @@ from simlab.games.rami.rules import (
     PH_MELD,
     PH_OVER,
     S_DISC_N,
+    S_DRAWN,
     S_HELD,
     S_MODE,
     S_N_TABLE,
@@ -84,8 +99,10 @@ from simlab.games.rami.rules import (
     S_PHASE,
     S_PLY,
     S_SEAT,
+    S_TAKEN,
     S_TALON_END,
     S_TALON_POS,
+    S_TURN,
     S_TURNOVERS,
     SWAP_NONE,
     VAL,
@@ -112,6 +129,7 @@ from simlab.melds import (
     RANK_MASK,
     card_at,
     fits_any,
+    meldable,
     partners,
 )
 from simlab.tricks import EMPTY, ONE, bit, count, has, lowest, random_card
@@ -146,25 +164,70 @@ def wants_discard(hand: np.uint64, d: int, opened: bool, tm: np.ndarray, tcards:
 
 
 @hot
-def choose_discard(hand: np.uint64, top: int) -> int:
-    """Heuristic discard: least meld potential, then highest value; a joker only when
-    the hand holds nothing else."""
+def choose_discard(hand: np.uint64, top: int, keep_high: bool, skip: int) -> int:
+    """Heuristic discard: least meld potential, then the highest value (``keep_high``:
+    the lowest), then the lowest id; never the card ``skip`` (-1: none); a joker only
+    when the hand holds nothing else (``discard_order`` lists the same order)."""
     nat = hand & NAT_MASK
+    if skip >= 0:
+        nat &= ~bit(skip)
     if nat == EMPTY:
         return lowest(hand)
     best = -1
-    best_pot = 1 << 30
-    best_val = -1
+    best_key = 1 << 30
     m = nat
     while m != EMPTY:
         c = lowest(m)
         m &= m - ONE
-        pot = partners(c, hand, top)
-        if pot < best_pot or (pot == best_pot and VAL[c] > best_val):
+        key = _discard_key(c, hand, top, keep_high)
+        if key < best_key:
             best = c
-            best_pot = pot
-            best_val = VAL[c]
+            best_key = key
     return best
+
+
+@hot_inline
+def keeps_high(st: np.ndarray, kv: np.ndarray, p: int) -> bool:
+    """Does seat ``p`` keep its high cards at the discard (``keep_high_before_opening``,
+    not yet opened)?"""
+    return kv[K_KEEP_HIGH] == 1 and st[S_OPENED + p] == 0
+
+
+@hot
+def public_talon_worse(S: tuple, kv: np.ndarray, top: int) -> bool:
+    """Heuristic draw (``break_cycles``): after a turnover the talon's top card is public;
+    take the discard pile's top card instead when it would stay in hand while the
+    talon's would be thrown straight back (drawing from the pile also shifts which talon
+    cards each seat gets, so the table does not go round in the same cycle)."""
+    st, hands, talon, disc = S[0], S[1], S[3], S[4]
+    if st[S_TURNOVERS] == 0 or st[S_TALON_POS] == st[S_TALON_END] or st[S_DISC_N] == 0:
+        return False
+    p = st[S_SEAT]
+    d = disc[st[S_DISC_N] - 1]
+    t = talon[st[S_TALON_POS]]
+    if d >= N_NAT or t >= N_NAT:
+        return False
+    high = keeps_high(st, kv, p)
+    return (choose_discard(hands[p] | bit(t), top, high, -1) == t
+            and choose_discard(hands[p] | bit(d), top, high, -1) != d)
+
+
+@hot
+def heuristic_discard(S: tuple, kv: np.ndarray, top: int) -> int:
+    """Heuristic discard (``choose_discard``). With ``break_cycles``, from the second
+    turnover on (the same talon cards come round again), every other turn (pseudo-random
+    on the turn number, which every seat sees) a card just drawn from the talon that
+    would be thrown straight back is kept and the next card of the order goes instead."""
+    st, hands = S[0], S[1]
+    p = st[S_SEAT]
+    hand = hands[p]
+    high = keeps_high(st, kv, p)
+    c = choose_discard(hand, top, high, -1)
+    if (kv[K_BREAK_CYCLES] and st[S_TURNOVERS] >= 2 and st[S_TAKEN] == 0 and c == st[S_DRAWN]
+            and count(hand & NAT_MASK) > 1
+            and rng.mix64(np.uint64(st[S_TURN])) & ONE == ONE):
+        return choose_discard(hand, top, high, c)
+    return c
 
 
 @hot
@@ -242,7 +305,8 @@ def heuristic_move(S: tuple, X: tuple, kv: np.ndarray, T: tuple) -> int:
         if nd == 0:
             return M_TALON
         if not (wants_discard(hands[p], disc[nd - 1], st[S_OPENED + p] == 1, tm, tcards,
-                              st[S_N_TABLE], top) or swap_draw(S, kv, disc[nd - 1])):
+                              st[S_N_TABLE], top) or swap_draw(S, kv, disc[nd - 1])
+                or (kv[K_BREAK_CYCLES] and public_talon_worse(S, kv, top))):
             return M_TALON
         if kv[K_MUST_MELD] and not discard_pile_option(S, X, kv):
             return M_TALON
@@ -258,7 +322,7 @@ def heuristic_move(S: tuple, X: tuple, kv: np.ndarray, T: tuple) -> int:
             if mv >= 0:
                 return mv
         return M_LAY
-    return choose_discard(hands[p], top)
+    return heuristic_discard(S, kv, top)
 
 
 @hot
@@ -376,18 +440,18 @@ def new_search_work() -> tuple:
 
 
 @hot
-def discard_order(hand: np.uint64, top: int, out: np.ndarray) -> int:
+def discard_order(hand: np.uint64, top: int, keep_high: bool, out: np.ndarray) -> int:
     """The hand's distinct cards in the heuristic's order of preference for a discard:
-    least meld potential, then highest value, then lowest id (``choose_discard`` picks the
-    first); one joker last. Returns how many."""
+    least meld potential, then highest value (``keep_high``: lowest), then lowest id
+    (``choose_discard`` picks the first); one joker last. Returns how many."""
     n = 0
     m = hand & NAT_MASK
     while m != EMPTY:
         c = lowest(m)
         m &= m - ONE
-        key = _discard_key(c, hand, top)
+        key = _discard_key(c, hand, top, keep_high)
         i = n
-        while i > 0 and _discard_key(out[i - 1], hand, top) > key:
+        while i > 0 and _discard_key(out[i - 1], hand, top, keep_high) > key:
             out[i] = out[i - 1]
             i -= 1
         out[i] = c
@@ -399,9 +463,10 @@ def discard_order(hand: np.uint64, top: int, out: np.ndarray) -> int:
 
 
 @hot
-def _discard_key(c: int, hand: np.uint64, top: int) -> int:
-    # meld potential first, then the higher value (x 64 > any id), then the lower id
-    return partners(c, hand, top) * 1024 - VAL[c] * 64 + c
+def _discard_key(c: int, hand: np.uint64, top: int, keep_high: bool) -> int:
+    # meld potential first, then the value (x 64 > any id), then the lower id
+    v = VAL[c] * 64
+    return partners(c, hand, top) * 1024 + (v if keep_high else -v) + c
 
 
 @hot
@@ -409,10 +474,34 @@ def search_candidates(S: tuple, X: tuple, kv: np.ndarray, trial: tuple, out: np.
     """The moves the search compares: the legal moves (``rules.legal_moves``) with the
     heuristic's move first (ties go to it), and for the discard only the first
     ``search_discards`` cards of the heuristic's order (``discard_order``): discarding a
-    card of a meld in hand is rarely worth a playout."""
+    card of a meld in hand is rarely worth a playout, so with two loose cards or more
+    (outside every meld of the hand, ``melds.meldable``) only those are compared. The
+    heuristic's own discard is always first (with ``break_cycles`` it may come later in
+    that order, or be a card of a meld)."""
     st, hands = S[0], S[1]
     if st[S_PHASE] == PH_DISCARD:
-        n = discard_order(hands[st[S_SEAT]], top_position(kv), out)
+        p = st[S_SEAT]
+        top = top_position(kv)
+        hand = hands[p]
+        n = discard_order(hand, top, keeps_high(st, kv, p), out)
+        loose = hand & NAT_MASK & ~meldable(hand, top)
+        if kv[K_LOOSE_DISCARDS] and count(loose) >= 2:  # meld cards only when no loose one
+            j = 0
+            for i in range(n):
+                if has(loose, out[i]):
+                    out[j] = out[i]
+                    j += 1
+            n = j
+        h = heuristic_discard(S, kv, top)
+        i = 0
+        while i < n and out[i] != h:
+            i += 1
+        if i == n:  # not among them: it goes in front of them
+            n += 1
+        while i > 0:
+            out[i] = out[i - 1]
+            i -= 1
+        out[0] = h
         return min(n, kv[K_DISCARDS])
     n = legal_moves(S, X, kv, trial, out)
     if n > 1:

@@ -159,11 +159,28 @@ class RamiKnobs(Knobs):
     hold_for_rami: int = knob(0, "heuristic: a player able to open but not to go out at "
                               "once waits up to this many of his turns, hoping for a Rami",
                               lo=0, hi=50, policy=True)
+    keep_high_before_opening: bool = knob(True, "heuristic: before his opening, among the "
+                                          "cards of least meld potential a player throws "
+                                          "the lowest (he keeps the high cards a 51-point "
+                                          "opening needs); false: the highest, as once "
+                                          "opened", policy=True)
+    break_cycles: bool = knob(True, "heuristic: once the talon is the old discard pile "
+                              "(public, unshuffled), take the discard pile's top card when "
+                              "it would stay in hand and the talon's known top card would "
+                              "be thrown straight back; and from the second turnover on, "
+                              "every other turn (pseudo-random on the turn), keep a card "
+                              "just drawn from the talon that would be thrown straight back "
+                              "and throw the next card instead. Unchanged play repeats the "
+                              "same cycle of cards until the turn cap", policy=True)
     search_worlds: int = search.worlds_knob(16)
     search_rollouts: int = search.rollouts_knob(1)
     search_discards: int = knob(4, "search player: discards compared at each discard, the "
                                 "first in the heuristic's order (least meld potential, then "
                                 "highest value)", lo=1, hi=11, policy=True)
+    search_loose_discards: bool = knob(True, "search player: with two loose cards or more "
+                                       "in hand (outside every meld of the hand), compare "
+                                       "only those at the discard (and the heuristic's "
+                                       "own)", policy=True)
     search_caution: float = knob(1.0, "search player: another move replaces the heuristic's "
                                  "only when its mean gain over it, less this many standard "
                                  "errors of that gain (paired over the playouts), is "
@@ -186,7 +203,7 @@ class RamiKnobs(Knobs):
 (K_PLAYERS, K_HAND, K_JOKERS, K_JPEN, K_OPEN_MIN, K_ACE_HIGH, K_ACE_LOW, K_OPEN_FIRST,
  K_MELD_FROM, K_FINAL_DISCARD, K_RAMI_DOUBLES, K_WIN, K_WIN_RAMI, K_TARGET, K_CAP,
  K_MAX_DEALS, K_HOLD, K_MUST_MELD, K_WORLDS, K_ROLLOUTS, K_DISCARDS, K_CAUTION_MILLI,
- K_SWAP, K_SWAP_REPLAY, N_K) = range(25)
+ K_SWAP, K_SWAP_REPLAY, K_KEEP_HIGH, K_BREAK_CYCLES, K_LOOSE_DISCARDS, N_K) = range(28)
 
 
 def knob_vector(k: RamiKnobs) -> np.ndarray:
@@ -198,7 +215,8 @@ def knob_vector(k: RamiKnobs) -> np.ndarray:
                k.target, k.turn_cap, k.max_deals, k.hold_for_rami, k.discard_take_must_meld,
                k.search_worlds, k.search_rollouts, k.search_discards,
                round(k.search_caution * 1000), JOKER_SWAPS.index(k.joker_swap),
-               k.joker_swap_replay]
+               k.joker_swap_replay, k.keep_high_before_opening, k.break_cycles,
+               k.search_loose_discards]
     return v
 
 

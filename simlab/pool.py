@@ -29,6 +29,7 @@ from typing import Any
 
 _HEADER = struct.Struct("<Q")
 IN_FLIGHT = 2  # tasks queued per worker: it starts the next one while we read its result
+WARM = -1  # task id of a warm-up, whose result is dropped
 
 
 def _dumps(obj: Any) -> bytes:
@@ -84,6 +85,12 @@ class Pool:
             self.procs.append(proc)
             # the parent's import path, so tasks naming test or plug-in modules unpickle
             _write_message(proc.stdin.fileno(), _dumps(("path", list(sys.path))))
+
+    def warm(self, fn: Callable, args: tuple) -> None:
+        """Have every worker run ``fn(*args)`` now and drop the result: a first small
+        chunk loads the game's compiled kernels while this process is busy elsewhere."""
+        for p in self.procs:
+            _write_message(p.stdin.fileno(), _dumps(("task", (WARM, fn, args, {}))))
 
     def alive(self) -> bool:
         return all(p.poll() is None for p in self.procs)
@@ -147,6 +154,8 @@ class Pool:
                         raise WorkerDied(f"a worker process died (exit code {code}; chunks "
                                          f"{lost} unfinished)")
                     i, ok, result = _loads(data)
+                    if i == WARM:  # a warm-up's result (its errors come back with the tasks)
+                        continue
                     busy[fd].remove(i)
                     feed(fd)
                     if not ok:
@@ -163,12 +172,15 @@ class Pool:
 _POOL: list[Pool] = []
 
 
-def get(size: int) -> Pool:
-    """A pool of ``size`` live workers (started once, reused by later runs)."""
+def get(size: int, warm: tuple[Callable, tuple] | None = None) -> Pool:
+    """A pool of ``size`` live workers (started once, reused by later runs); a newly
+    started one first runs ``warm`` = (fn, args), if given."""
     if _POOL and (_POOL[0].size != size or not _POOL[0].alive()):
         _discard(_POOL[0])
     if not _POOL:
         _POOL.append(Pool(size))
+        if warm is not None:
+            _POOL[0].warm(*warm)
     return _POOL[0]
 
 
@@ -179,8 +191,10 @@ def _discard(pool: Pool) -> None:
 
 
 def shutdown() -> None:
+    """At exit: the workers are idle between runs (a part is renamed into place by this
+    process only), so they are killed rather than waited for (one may still be starting)."""
     if _POOL:
-        _POOL[0].close()
+        _POOL[0].kill()
         _POOL.clear()
 
 

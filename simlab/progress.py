@@ -101,6 +101,11 @@ class Progress:
         self._drawn_done = self.done
         self.shown = True
 
+    @property
+    def visible(self) -> bool:
+        """Whether the line can ever be drawn (so partial counts are worth reporting)."""
+        return self.enabled is True or (self.enabled is None and self._tty)
+
     def in_flight(self, k: int) -> None:
         """``k`` units of the chunk this process is running are done so far (a later
         ``update`` with the whole chunk replaces them): the line moves during long

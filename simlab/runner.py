@@ -485,6 +485,13 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
             for i, fn, args, kwargs in tasks:
                 yield i, local(i, fn, args, kwargs)
             return
+        from simlab import pool
+
+        # Workers start now (and load the kernels) while this process warms up and times
+        # a first chunk; a short run leaves them idle, for the next run of this process.
+        workers = min(ex.n_jobs, len(tasks)) - 1
+        warm = (run_chunk, (*tasks[0][2][:6], 0, 1))
+        workers_pool = pool.get(workers, warm=warm)
         # numba loads (or compiles) the kernels here, outside the timing below
         run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
         i, fn, args, kwargs = tasks[0]
@@ -499,14 +506,8 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
             for i, fn, args, kwargs in rest:
                 yield i, local(i, fn, args, kwargs)
             return
-        from simlab import pool
-
-        workers = min(ex.n_jobs, len(rest) + 1) - 1
         ex.used = workers + 1
-        if workers == 0:
-            yield from ((i, local(i, fn, a, kw)) for i, fn, a, kw in rest)
-            return
-        yield from pool.get(workers).run(rest, local=local)
+        yield from workers_pool.run(rest, local=local)
         return
     from joblib import Parallel, delayed, parallel_config
 
@@ -663,7 +664,7 @@ def execute(p: Plan, *, backend: str = "loky", scheduler: str | None = None) -> 
     frames: list[pl.DataFrame] = []
     with executor(backend, scheduler, p.jobs) as ex, \
             Progress(p.n, p.unit, enabled=p.progress) as bar:
-        ex.tick = bar.in_flight
+        ex.tick = bar.in_flight if bar.visible else None  # slices cost a little: only if shown
         for frame in _frames(p, ex):
             frames.append(frame)
             bar.update(frame.height)
@@ -1013,7 +1014,7 @@ def execute_to_dir(p: Plan, out: str | Path, *, backend: str = "loky",
             try:
                 with Progress(p.n, p.unit, enabled=p.progress,
                               initial=manifest["rows_done"]) as bar:
-                    ex.tick = bar.in_flight
+                    ex.tick = bar.in_flight if bar.visible else None
                     for info in _write_parts(p, ex, out, todo):
                         good[info.index] = asdict(info)
                         manifest["rows_done"] += info.rows

@@ -14,6 +14,7 @@ kernels' output a plain matrix keeps them simple and the conversion shared.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -180,6 +181,7 @@ def to_frame(out: KernelOutput, columns: list[Column], labels: tuple[str, ...],
     return frame
 
 
+@functools.lru_cache(maxsize=64)
 def _enum(labels: tuple[str, ...]) -> tuple[pl.Series, np.ndarray]:
     """An Enum series of the distinct labels followed by a null, and the index of each
     label in it (multi-pack decks repeat labels)."""

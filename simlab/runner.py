@@ -110,9 +110,12 @@ def _is_int(v: Any) -> bool:
 
 
 def cpu_count() -> int:
-    from joblib import cpu_count as _cpu_count
-
-    return max(1, int(_cpu_count()))
+    """Cores this process may use (its CPU affinity where the OS says; joblib's import
+    alone would cost a tenth of a second)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def plan(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
@@ -153,7 +156,9 @@ def plan(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
     workers = cpu_count() if jobs == -1 else jobs
     if chunk_size is None:
         chunk = DEFAULT_CHUNK[level]
-        if workers > 1:
+        # one default chunk of heuristic or random play is at most about a second of work
+        # (the slowest game): splitting it would only add part files and a worker start
+        if workers > 1 and (n > chunk or "search" in names):
             # a search seat makes a deal ~1000x slower: small chunks still pay for their overhead
             least = MIN_AUTO_CHUNK[level] // (100 if "search" in names else 1)
             chunk = min(chunk, max(least, math.ceil(n / (4 * workers))))

@@ -148,6 +148,18 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
                                   pl.col(f"score_s{i}"), kind="mean", unit="points"))
             defs.append(MetricDef(f"seat.win.s{i}", f"deal win rate ({WIN_BASE}), seat {i}",
                                   "Seats", won[i], where=played, note=win_note))
+        if not sides.fixed:
+            # Sides change from deal to deal (a taker against the rest): the seats' win
+            # rates add up to more than 100 %. Each win split among the winning side's
+            # seats gives shares that add up to 100 % of played deals, less the ties.
+            winners = sum(won_f)
+            for i in range(n):
+                defs.append(MetricDef(
+                    f"seat.win_share.s{i}", f"share of the played deals' wins, seat {i}",
+                    "Seats", pl.when(winners > 0).then(won_f[i] / winners).otherwise(0.0),
+                    where=played, kind="mean", unit="share",
+                    note="each played deal's win split equally among the winning side's "
+                         "seats: the seats' shares add up to 100% less the ties"))
         if "dealer" in cols:
             for k in range(n):
                 pos = position_name(k)

@@ -270,3 +270,25 @@ def test_sides_default_and_method_text():
     plain = sides_of(replace(belote, sides=None), k)  # a game that declares none: its teams
     assert plain.side == (0, 1, 0, 1) and plain.text == "fixed teams" and not plain.unplayed
     assert "thrown in" not in sides_method(plain)
+
+
+def test_tarot_win_shares_add_up_to_the_played_deals():
+    """Issue 11's check: Tarot 4p per-seat figures that add up to 100% of played deals
+    (less ties) — the shares of the wins; the side win rates add up to the mean size of
+    the winning side instead."""
+    from simlab.games import get_game
+    from simlab.metrics import compute
+    from simlab.runner import simulate
+
+    g = get_game("tarot")
+    f = simulate("tarot", 4_000, seed=2, progress=False)
+    ms = {m.key: m for m in compute(g, f, g.make_knobs({}), "deal").metrics}
+    shares = sum(ms[f"seat.win_share.s{i}"].estimate.value for i in range(4))
+    ties = ms["balance.ties"].estimate.value
+    assert abs(shares + ties - 1) < 1e-9
+    rates = sum(ms[f"seat.win.s{i}"].estimate.value for i in range(4))
+    made = ms["contract.success"].estimate.value
+    assert abs(rates - (made + 3 * (1 - made))) < 1e-9  # the taker alone, or 3 defenders
+    assert "seat.win_share.s0" not in {m.key for m in compute(
+        get_game("belote"), simulate("belote", 500, progress=False), get_game("belote")
+        .make_knobs({}), "deal").metrics}  # fixed teams: their rates already add up

@@ -873,7 +873,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "search budget: --set search_worlds=W)")
     p.add_argument("--jobs", type=_jobs, default=None, metavar="J",
                    help="processes; -1 or 'all' = every core (the default). A run with "
-                        "less than about 1 s of work stays in one process, and says so. With "
+                        "less than about 1.5 s of work stays in one process, and says so. With "
                         "--backend dask and no --scheduler: the size of the local cluster; a "
                         "running cluster uses all its workers")
     p.add_argument("--chunk-size", type=_count, default=None, metavar="C",

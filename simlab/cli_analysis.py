@@ -105,7 +105,7 @@ def _common(p: argparse.ArgumentParser, *, n_required: bool = True) -> None:
     p.add_argument("--level", choices=LEVELS, default="deal", help="deal (default) or match rows")
     p.add_argument("--jobs", type=_jobs, default=-1, metavar="J",
                    help="processes; -1 or 'all' = every core (the default; a run with "
-                        "less than about 1 s of work stays in one process)")
+                        "less than about 1.5 s of work stays in one process)")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
 
 

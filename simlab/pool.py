@@ -77,6 +77,7 @@ class Pool:
     def __init__(self, size: int) -> None:
         self.size = size
         self.procs: list[subprocess.Popen] = []
+        self.warming: set[int] = set()  # stdout fds of workers still running a warm-up
         parent = str(os.getpid())
         for _ in range(size):
             proc = subprocess.Popen([sys.executable, "-m", "simlab.pool", parent],
@@ -91,6 +92,7 @@ class Pool:
         chunk loads the game's compiled kernels while this process is busy elsewhere."""
         for p in self.procs:
             _write_message(p.stdin.fileno(), _dumps(("task", (WARM, fn, args, {}))))
+            self.warming.add(p.stdout.fileno())
 
     def alive(self) -> bool:
         return all(p.poll() is None for p in self.procs)
@@ -131,7 +133,9 @@ class Pool:
             sel.register(fd, selectors.EVENT_READ)
 
         def feed(fd: int) -> None:
-            while queue and len(busy[fd]) < IN_FLIGHT:
+            # a worker still warming up gets nothing yet: tasks queued behind a slow
+            # start would keep this process waiting at the end
+            while queue and len(busy[fd]) < IN_FLIGHT and fd not in self.warming:
                 i, fn, args, kwargs = queue.popleft()
                 busy[fd].append(i)
                 _write_message(by_fd[fd].stdin.fileno(), _dumps(("task", (i, fn, args, kwargs))))
@@ -155,6 +159,8 @@ class Pool:
                                          f"{lost} unfinished)")
                     i, ok, result = _loads(data)
                     if i == WARM:  # a warm-up's result (its errors come back with the tasks)
+                        self.warming.discard(fd)
+                        feed(fd)
                         continue
                     busy[fd].remove(i)
                     feed(fd)

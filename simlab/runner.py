@@ -437,8 +437,9 @@ def _tagged(i: int, fn: Any, *args: Any, **kwargs: Any) -> tuple[int, Any]:
 
 
 # A local run whose remaining work would take less than this on one core stays in one
-# process: starting a worker (interpreter, imports, numba cache) costs about 0.7 s.
-MIN_PARALLEL_SECONDS = 1.0
+# process: starting a worker (interpreter, imports, numba cache) costs about 0.7 s, and
+# measured on 2 cores a run of 1 s of work gained nothing from one.
+MIN_PARALLEL_SECONDS = 1.5
 
 
 def _min_parallel_seconds() -> float:

@@ -40,13 +40,13 @@ SLOW = Game(**{**FAKE.__dict__, "run_deals": slow_deals})
 
 def test_short_runs_stay_in_one_process(monkeypatch):
     monkeypatch.delenv("SIMLAB_MIN_PARALLEL_SECONDS")
-    assert runner._min_parallel_seconds() == runner.MIN_PARALLEL_SECONDS == 1.0
+    assert runner._min_parallel_seconds() == runner.MIN_PARALLEL_SECONDS == 1.5
     ref = simulate(SLOW, 100, seed=3, chunk_size=10)
     frame = simulate(SLOW, 100, seed=3, chunk_size=10, jobs=2)
     used, why = last_processes()
     assert frame.equals(ref)
     assert used == 1 and why.startswith("1 process: about 0.2 s of work"), why
-    # longer than the threshold (1 s of work): the worker processes share it
+    # longer than the threshold (1.5 s of work): the worker processes share it
     monkeypatch.setattr(runner, "MIN_PARALLEL_SECONDS", 0.1)
     frame = simulate(SLOW, 100, seed=3, chunk_size=10, jobs=2)
     assert frame.equals(ref) and last_processes() == (2, "")

@@ -491,13 +491,6 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
             for i, fn, args, kwargs in tasks:
                 yield i, local(i, fn, args, kwargs)
             return
-        from simlab import pool
-
-        # Workers start now (and load the kernels) while this process warms up and times
-        # a first chunk; a short run leaves them idle, for the next run of this process.
-        workers = min(ex.n_jobs, len(tasks)) - 1
-        warm = (run_chunk, (*tasks[0][2][:6], 0, 1))
-        workers_pool = pool.get(workers, warm=warm)
         # numba loads (or compiles) the kernels here, outside the timing below
         run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
         i, fn, args, kwargs = tasks[0]
@@ -512,7 +505,14 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
             for i, fn, args, kwargs in rest:
                 yield i, local(i, fn, args, kwargs)
             return
+        from simlab import pool
+
+        # Workers start (and load the kernels with a one-deal chunk) while this process
+        # goes on with the chunks; each takes chunks once warm. A short run above never
+        # starts one: a starting worker competes for the machine for most of a second.
+        workers = min(ex.n_jobs, len(tasks)) - 1
         ex.used = workers + 1
+        workers_pool = pool.get(workers, warm=(run_chunk, (*tasks[0][2][:6], 0, 1)))
         yield from workers_pool.run(rest, local=local)
         return
     from joblib import Parallel, delayed, parallel_config

@@ -1021,11 +1021,21 @@ class _InterruptHandler:
             self.pending = True
         if not self.pending:
             return
+        from simlab import runner
+
+        if signum != signal.SIGINT and not runner.INTERRUPT_PENDING[0]:
+            self.pending = False  # the runner raised it already
+            return
         if _inside_numba(frame):
-            if hasattr(signal, "setitimer"):  # look again once numba's callback is over
+            # the runner raises it once the kernel has returned; the timer looks again
+            # for other numba code (its callbacks run at a kernel's entry and exit, where
+            # a timer alone could land again and again)
+            runner.INTERRUPT_PENDING[0] = True
+            if hasattr(signal, "setitimer"):
                 signal.setitimer(signal.ITIMER_REAL, REARM_SECONDS)
             return
         self.pending = False
+        runner.INTERRUPT_PENDING[0] = False
         self.raised_at = now
         raise KeyboardInterrupt
 

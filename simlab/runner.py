@@ -301,6 +301,18 @@ def _game_ref(g: Game) -> str | Game:
     return g
 
 
+# Set by the command line's Ctrl-C handler when the key press arrived while numba's code
+# was running (where raising is unsafe): the runner raises KeyboardInterrupt as soon as
+# the kernel has returned.
+INTERRUPT_PENDING = [False]
+
+
+def _raise_if_interrupted() -> None:
+    if INTERRUPT_PENDING[0]:
+        INTERRUPT_PENDING[0] = False
+        raise KeyboardInterrupt
+
+
 FIRST_SLICE = 64  # rows of the first slice of a chunk run with a progress ``tick``
 SLICE_SECONDS = 0.3  # then slices of about this long
 
@@ -320,6 +332,7 @@ def _kernel_frame(g: Game, knobs: Knobs, policies: tuple[str, ...], seed: int, l
         if isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
             raise KeyboardInterrupt from None
         raise
+    _raise_if_interrupted()
     return to_frame(out, columns, g.deck.labels, g.players(knobs))
 
 

@@ -142,3 +142,21 @@ def test_progress_counts_a_running_chunk_once():
     bar.update(50)
     assert bar.done == 100
     bar.close()
+
+
+def logged_deals(knobs, policies, seed, start, count, record_hands=False):
+    time.sleep(0.005 * count)  # slow enough for the worker to warm up and take chunks
+    with open(os.environ["SIMLAB_TEST_LOG"], "a") as f:
+        f.write(f"{os.getpid()}\n")
+    return fake_run_deals(knobs, policies, seed, start, count, record_hands)
+
+
+def test_rows_do_not_depend_on_which_process_ran_them(tmp_path, monkeypatch):
+    log = tmp_path / "pids"
+    monkeypatch.setenv("SIMLAB_TEST_LOG", str(log))
+    pool.shutdown()  # workers started earlier have the environment of their start
+    game = Game(**{**FAKE.__dict__, "run_deals": logged_deals})
+    ref = simulate(FAKE, 400, seed=6)
+    assert simulate(game, 400, seed=6, chunk_size=10, jobs=2).equals(ref)
+    pids = set(log.read_text().split())
+    assert str(os.getpid()) in pids and len(pids) == 2, pids  # this process and a worker

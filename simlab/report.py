@@ -28,7 +28,7 @@ import math
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -478,7 +478,10 @@ def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
 #   ``difference`` names a difference of two metrics, e.g. "round 2 minus round 1";
 # * ``control`` and ``paired`` (optional) — knob values of a control run on the same
 #   deals, and a function of the number of players giving the per-row expression both
-#   runs are measured with; the answer is then the paired difference, this run − control.
+#   runs are measured with; the answer is then the paired difference, this run − control;
+# * ``companion`` and ``companion_text`` (optional) — when this run has not got the
+#   metric (e.g. Président's role chain needs deals that start from titles), the report
+#   runs the same deals with these knob values and answers from that run, saying so.
 #
 # A sentence without ``against`` or ``control`` states the answer. The tested ones carry a
 # two-sided p-value, adjusted by Holm's method over the report's findings: "clear" means
@@ -505,6 +508,8 @@ class FindingSpec:
     difference: str = ""
     control: dict[str, Any] | None = None
     paired: Any = None  # (n_players) -> pl.Expr
+    companion: dict[str, Any] | None = None  # knobs of a run that has the metric
+    companion_text: str = ""
 
 
 @dataclass
@@ -699,7 +704,22 @@ def findings(game: Game, plan: Plan, frame: pl.DataFrame, ms: MetricSet,
     by_key = {m.key: m for m in ms.metrics}
     n = game.players(plan.knobs)
     out: list[Finding] = []
+    companions: dict[str, dict[str, Metric]] = {}
     for spec in finding_specs(game, ms):
+        if spec.companion is not None and spec.key not in by_key and plan.level == "deal":
+            tag = repr(sorted(spec.companion.items()))
+            if tag not in companions:
+                from simlab.metrics import compute
+
+                knobs = replace(plan.knobs, **spec.companion)
+                frame_c = _control_frame(plan, spec.companion)
+                companions[tag] = {m.key: m for m in compute(game, frame_c, knobs,
+                                                             plan.level, conf).metrics}
+            f = _finding(spec, companions[tag], n, None)
+            if f is not None:
+                f.text += f" ({spec.companion_text})"
+                out.append(f)
+            continue
         control = None
         if spec.control is not None:
             if spec.key not in by_key or by_key[spec.key].estimate.n == 0:

@@ -197,3 +197,17 @@ def test_dots_fit_the_axis_to_close_rates_and_titles_are_unique(tmp_path):
     fig = plots.differences([("a", -1.1, -1.3, -0.9, "difference (percentage points)", True),
                              ("b", 0.2, -0.5, 0.9, "difference (places)", False)], "t")
     assert len(fig.axes) == 2
+
+
+def test_president_default_report_answers_the_role_chain(tmp_path):
+    """Issue 11: the default Président run deals without titles, so the role chain was
+    missing from its report; it is now answered from a companion run of the same deals
+    started from titles, and says so."""
+    from simlab.cli import main
+
+    out = tmp_path / "rep"
+    assert main(["report", "president", "-n", "3000", "--out", str(out), "--no-progress"]) == 0
+    md = (out / "report.md").read_text()
+    findings_md = md.split("## What was simulated")[0]
+    assert "**1. Role persistence.** The Président keeps the title in" in findings_md
+    assert "deal_titles=random" in findings_md and "n/a" not in findings_md

@@ -246,10 +246,16 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
 # Read by ``simlab.report`` (the format is documented there); a question whose metrics
 # the run has not got (the role chain needs deal_titles=random; the extra card 5-6
 # players) is left out.
+# The default run deals without titles (every deal a first deal); the role chain is then
+# answered from the same deals started from random previous titles (a companion run).
+TITLED = {"deal_titles": "random"}
+TITLED_TEXT = ("from this run's deals dealt again from random previous titles, with the "
+               "exchanges: deal_titles=random")
 FINDINGS = (
     {"question": "1. Role persistence",
      "key": "president.q1.p.to.p", "against": lambda n: 1 / n,
      "against_text": "1/n, what chance alone gives",
+     "companion": TITLED, "companion_text": TITLED_TEXT,
      "text": "The Président keeps the title in {president.q1.p.to.p} of deals that start "
              "from titles; the Trou du cul stays Trou du cul in {president.q1.t.to.t}"},
     {"question": "1. Role persistence",
@@ -260,11 +266,11 @@ FINDINGS = (
     {"question": "2. Exchange strength",
      "key": "president.q2.place.p", "against": lambda n: (n + 1) / 2,
      "against_text": "the middle place, (n + 1)/2", "above": "later than",
-     "below": "earlier than",
+     "below": "earlier than", "companion": TITLED, "companion_text": TITLED_TEXT,
      "text": "The previous Président finishes at mean place "
              "{president.q2.place.p:bare} (1 = first out)"},
     {"question": "3. Leading as Trou du cul",
-     "key": "president.q3.trou.top_half",
+     "key": "president.q3.trou.top_half", "companion": TITLED, "companion_text": TITLED_TEXT,
      "text": "The previous Trou du cul, who leads after the exchanges, finishes in the top "
              "half in {president.q3.trou.top_half} of deals"},
     {"question": "3. The first lead",

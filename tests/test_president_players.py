@@ -38,3 +38,22 @@ def test_more_twos_finish_better():
 def test_heuristic_beats_random_clearly():
     res = duplicate("president", "heuristic", "random", n=2_000, seed=1)
     assert res.lo > 1.0, res.format()  # the former knobs: +0.54 points a deal
+
+
+def test_role_chain_deal_and_match_routes_agree():
+    """Issue 11: the Président's persistence measured on deals started from random
+    previous titles and along the matches' own chain of titles are two estimates of one
+    thing; they agree within sampling error (5 standard errors of the difference)."""
+    from simlab.games import get_game
+    from simlab.metrics import compute
+
+    g = get_game("president")
+    titled = {"deal_titles": "random"}
+    deals = simulate("president", 20_000, seed=1, params=titled, progress=False)
+    d = {m.key: m.estimate for m in compute(g, deals, g.make_knobs(titled), "deal").metrics}
+    matches = simulate("president", 1_000, seed=1, level="match", progress=False)
+    m = {m.key: m.estimate for m in compute(g, matches, g.make_knobs({}), "match").metrics}
+    a, b = d["president.q1.p.to.p"], m["president.q1.match.president_kept"]
+    se = math.hypot((a.hi - a.lo) / 3.92, (b.hi - b.lo) / 3.92)
+    assert abs(a.value - b.value) < 5 * se, (a, b)
+    assert a.value > 0.4 and b.value > 0.4  # well above 1/4: the title carries over

@@ -10,7 +10,9 @@ the same queue while it waits, so with ``jobs`` J only J - 1 workers are started
 cores are never idle while they start.
 
 Tasks and results are pickled with cloudpickle, so functions of test
-modules and unregistered ``Game`` objects travel by value as they did with loky.
+modules and unregistered ``Game`` objects travel by value as they did with loky. Workers
+live as long as this process (``shutdown`` at exit) and keep the environment variables of
+their start: a change made later (``NUMBA_DISABLE_JIT``, say) needs ``shutdown()`` first.
 """
 
 from __future__ import annotations

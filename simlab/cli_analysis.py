@@ -186,14 +186,14 @@ def variant_side(text: str | None, game: str, flag: str) -> dict[str, Any]:
 
 
 def cmd_compare(args) -> int:
-    from simlab.compare import compare
+    from simlab.compare import compare_runs
 
     a = variant_side(args.a, args.game, "--a")
     b = variant_side(args.b, args.game, "--b")
     if args.out is not None:
         check_folder_output(args.out)  # before the work, not after
     t0 = time.perf_counter()
-    result = compare(args.game, args.n, a=a, b=b, seed=args.seed, policies_a=args.policy,
+    result = compare_runs(args.game, args.n, a=a, b=b, seed=args.seed, policies_a=args.policy,
                      policies_b=args.policy_b, level=args.level, jobs=args.jobs,
                      progress=_progress(args))
     seconds = time.perf_counter() - t0
@@ -337,7 +337,7 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     its ``precision``) for a quick look."""
     from dataclasses import replace
 
-    from simlab.compare import compare, sweep
+    from simlab.compare import compare_runs, sweep
     from simlab.experiment import load_experiment
     from simlab.report import write_report
 
@@ -355,7 +355,7 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     sweep_result = None
     t0 = time.perf_counter()
     if ex.compare_b is not None:
-        comparison = compare(ex.game, p.n, a=ex.knobs, b={**ex.knobs, **ex.compare_b},
+        comparison = compare_runs(ex.game, p.n, a=ex.knobs, b={**ex.knobs, **ex.compare_b},
                              seed=ex.seed, policies_a=ex.policies, level=ex.level, jobs=workers,
                              progress=progress)
     if ex.sweep is not None:

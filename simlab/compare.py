@@ -182,7 +182,19 @@ def compare_frames(game: Game, knobs_a, frame_a: pl.DataFrame, frame_b: pl.DataF
 def compare(game: str, n: int, *, a: dict[str, Any] | None = None, b: dict[str, Any] | None = None,
             seed: int = 0, policies_a: str = "heuristic", policies_b: str | None = None,
             level: str = "deal", jobs: int = 1, conf: float = DEFAULT_CONF,
-            progress: bool | None = None) -> CompareResult:
+            progress: bool | None = None) -> pl.DataFrame:
+    """Run variants A and B on the same deals and compare every metric: one row per
+    metric (A, B, B - A with intervals, Holm-adjusted p). ``compare_runs`` takes the same
+    arguments and also keeps the runs' plans and frames (what a report needs)."""
+    return compare_runs(game, n, a=a, b=b, seed=seed, policies_a=policies_a,
+                        policies_b=policies_b, level=level, jobs=jobs, conf=conf,
+                        progress=progress).to_polars()
+
+
+def compare_runs(game: str, n: int, *, a: dict[str, Any] | None = None,
+                 b: dict[str, Any] | None = None, seed: int = 0, policies_a: str = "heuristic",
+                 policies_b: str | None = None, level: str = "deal", jobs: int = 1,
+                 conf: float = DEFAULT_CONF, progress: bool | None = None) -> CompareResult:
     """Run variants A and B on the same deals and compare every metric."""
     pa = plan(game, n, seed=seed, params=a or {}, policies=policies_a, jobs=jobs, level=level,
               progress=progress)

@@ -10,7 +10,7 @@ import pytest
 
 import simlab
 from simlab.analysis import how_often, parse_expr, run_to_precision
-from simlab.compare import compare, parse_grid, sweep
+from simlab.compare import compare_runs, parse_grid, sweep
 from simlab.experiment import load_experiment
 from simlab.knobs import SimlabError
 from simlab.runner import plan
@@ -60,14 +60,14 @@ def test_precision_run_is_the_same_deals_as_one_run():
 
 
 def test_compare_identical_variants_shows_nothing():
-    r = compare("belote", 5_000, a={}, b={"litige": "carry_over"}, seed=4)
+    r = compare_runs("belote", 5_000, a={}, b={"litige": "carry_over"}, seed=4)
     assert r.rows and not r.significant()
     assert all(row.diff.diff == 0 for row in r.rows if not math.isnan(row.diff.diff))
 
 
 def test_compare_detects_a_real_change():
     # Q = 5 adds 8 card points per deal: mean scores must rise, significantly.
-    r = compare("belote", 5_000, b={"queen_points": 5}, seed=4)
+    r = compare_runs("belote", 5_000, b={"queen_points": 5}, seed=4)
     by_key = {row.key: row for row in r.rows}
     row = by_key["seat.score.s0"]
     assert row.diff.diff > 0 and row.p_holm < 0.05 and row.diff.lo > 0
@@ -104,7 +104,7 @@ def test_experiment_files(tmp_path):
 
 def test_compare_difference_is_b_minus_a_over_each_variants_takes():
     # B takes far less often: B - A must be B's success over B's takes minus A's over A's
-    r = compare("belote", 6_000, b={"take_threshold_1": 9}, seed=11)
+    r = compare_runs("belote", 6_000, b={"take_threshold_1": 9}, seed=11)
     row = {x.key: x for x in r.rows}["contract.success"]
     taken_a = r.frame_a.filter(pl.col("taker") >= 0)["made"].mean()
     taken_b = r.frame_b.filter(pl.col("taker") >= 0)["made"].mean()
@@ -114,7 +114,7 @@ def test_compare_difference_is_b_minus_a_over_each_variants_takes():
 
 
 def test_compare_holm_runs_over_distinct_estimable_metrics():
-    r = compare("belote", 4_000, b={"queen_points": 5}, seed=4)
+    r = compare_runs("belote", 4_000, b={"queen_points": 5}, seed=4)
     by_key = {x.key: x for x in r.rows}
     # partners' seats carry the same per-deal values: counted once, same adjusted p
     assert by_key["seat.score.s2"].duplicate_of == by_key["seat.score.s0"].title
@@ -132,7 +132,7 @@ def test_compare_uses_each_variants_knobs():
 
     for attempt in range(2):
         try:
-            r = compare("tarot", 2_000, b={"petit_au_bout": 20}, seed=1)
+            r = compare_runs("tarot", 2_000, b={"petit_au_bout": 20}, seed=1)
             break
         except Exception:  # noqa: BLE001 - another helper is rewriting the game package
             if attempt:

@@ -194,10 +194,13 @@ def test_compute_metrics_takes_a_slug_and_a_dict():
 
 
 def test_compare_result_as_polars_frame():
-    from simlab.compare import compare
+    """``compare()`` returns a polars DataFrame (issue 11); ``compare_runs()`` keeps the
+    runs too, and its ``to_polars()`` is the same frame."""
+    from simlab.compare import compare, compare_runs
 
-    result = compare("belote", 1_000, b={"queen_points": 5}, seed=1)
+    result = compare_runs("belote", 1_000, b={"queen_points": 5}, seed=1)
     frame = result.to_polars()
+    assert frame.equals(compare("belote", 1_000, b={"queen_points": 5}, seed=1))
     assert isinstance(frame, pl.DataFrame) and frame.height == len(result.rows)
     assert {"key", "metric", "a", "b", "diff", "diff_lo", "diff_hi", "p_holm",
             "significant"} <= set(frame.columns)

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 import simlab
 from simlab import plots
-from simlab.compare import compare, sweep
+from simlab.compare import compare_runs, sweep
 from simlab.metrics import MetricSet, compute
 from simlab.report import _slug, write_report
 from simlab.runner import execute, plan
@@ -37,7 +37,7 @@ def deal_report(deal_run, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def identical_comparison():
-    return compare("belote", 5_000, seed=1)
+    return compare_runs("belote", 5_000, seed=1)
 
 
 @pytest.fixture(scope="module")
@@ -169,7 +169,7 @@ def test_identical_comparison_report(identical_comparison, tmp_path):
 
 
 def test_significant_difference_is_reported(tmp_path):
-    c = compare("belote", 5_000, b={"queen_points": 5}, seed=1)
+    c = compare_runs("belote", 5_000, b={"queen_points": 5}, seed=1)
     few = MetricSet(compute(c.game, c.frame_a, c.plan_a.knobs, "deal").metrics[:2])
     out = write_report(tmp_path, game=c.game, plan=c.plan_a, frame=c.frame_a, seconds=1.0,
                        comparison=c, metric_set=few)
@@ -261,7 +261,7 @@ def test_sweep_curves_two_knobs():
 
 
 def test_comparison_report_says_what_the_intervals_are(tmp_path):
-    c = compare("belote", 3_000, b={"take_threshold_1": 9}, seed=6)
+    c = compare_runs("belote", 3_000, b={"take_threshold_1": 9}, seed=6)
     out = write_report(tmp_path, game=c.game, plan=c.plan_a, frame=c.frame_a, seconds=1.0,
                        comparison=c, metric_set=MetricSet([]))
     sec = (out / "report.md").read_text(encoding="utf-8").split("## Comparison")[1].split("\n## ")[0]

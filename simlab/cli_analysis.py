@@ -26,23 +26,32 @@ def _paragraph(text: str) -> str:
     return paragraph(text)
 
 
-def _fmt_est(e) -> list[str]:
+def _fmt_est(e, unit: str = "") -> list[str]:
+    """Value, interval and n; rates and shares in %, differences of rates in pp."""
+    from simlab.stats import POINTS_UNITS, is_percent
+
     if e.n == 0 or math.isnan(e.value):
         return ["-", "-", "0"]
-    if e.kind == "rate":
-        return [f"{100 * e.value:.2f}%", f"[{100 * e.lo:.2f}%, {100 * e.hi:.2f}%]", f"{e.n:,}"]
+    if e.kind != "rate" and unit in POINTS_UNITS:
+        ci = "-" if math.isnan(e.lo) else f"[{100 * e.lo:+.2f}, {100 * e.hi:+.2f}] pp"
+        return [f"{100 * e.value:+.2f} pp", ci, f"{e.n:,}"]
+    if is_percent(e.kind, unit):
+        ci = "-" if math.isnan(e.lo) else f"[{100 * e.lo:.2f}%, {100 * e.hi:.2f}%]"
+        return [f"{100 * e.value:.2f}%", ci, f"{e.n:,}"]
     ci = "-" if math.isnan(e.lo) else f"[{e.lo:.3f}, {e.hi:.3f}]"
     return [f"{e.value:.3f}", ci, f"{e.n:,}"]
 
 
-def _fmt_diff(kind: str, x: float) -> str:
+def _fmt_diff(kind: str, x: float, unit: str = "") -> str:
+    from simlab.stats import is_percent
+
     if math.isnan(x):
         return "-"
-    return f"{100 * x:+.2f} pp" if kind == "rate" else f"{x:+.3f}"
+    return f"{100 * x:+.2f} pp" if is_percent(kind, unit) else f"{x:+.3f}"
 
 
 def metrics_table(metrics) -> str:
-    rows = [[m.title, *_fmt_est(m.estimate)] for m in metrics]
+    rows = [[m.title, *_fmt_est(m.estimate, m.unit)] for m in metrics]
     return _table(["metric", "estimate", "95% interval", "n"], rows,
                   right=[False, True, True, True])
 
@@ -51,7 +60,8 @@ def _diff_interval(r) -> str:
     c = r.diff
     if math.isnan(c.lo):
         return c.status or "-"
-    return f"[{_fmt_diff(r.definition.kind, c.lo)}, {_fmt_diff(r.definition.kind, c.hi)}]"
+    kind, unit = r.definition.kind, r.definition.unit
+    return f"[{_fmt_diff(kind, c.lo, unit)}, {_fmt_diff(kind, c.hi, unit)}]"
 
 
 def _holm_cell(r) -> str:
@@ -74,7 +84,9 @@ def compare_table(result) -> str:
         same_base = c.n_a < 0 or c.n_a == c.n_b == c.n
         n = f"{c.n:,}" if same_base else f"{c.n_a:,} / {c.n_b:,}"
         holm = _holm_cell(r) + (" *" if r.p_holm < 1 - result.conf else "")
-        rows.append(["", _fmt_est(r.a)[0], _fmt_est(r.b)[0], _fmt_diff(kind, c.diff),
+        unit = r.definition.unit
+        rows.append(["", _fmt_est(r.a, unit)[0], _fmt_est(r.b, unit)[0],
+                     _fmt_diff(kind, c.diff, unit),
                      _diff_interval(r), n, holm])
     level = f"{round(100 * (1 - result.conf)):g}%"
     # each metric's title on its own line, whole (a title wrapped in a narrow column is

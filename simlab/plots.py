@@ -27,6 +27,8 @@ import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from simlab.stats import PERCENT_UNITS, POINTS_UNITS, is_percent  # noqa: F401
+
 if TYPE_CHECKING:
     from simlab.compare import CompareResult, SweepResult
     from simlab.metrics import Metric
@@ -50,18 +52,6 @@ def _wrap(text: str, width: int) -> str:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-# Means whose unit is a fraction are read as percentages, and differences of fractions
-# as percentage points, like rates: "13.9%", not "0.139 share".
-PERCENT_UNITS = frozenset({"share", "fraction", "win-rate fraction"})
-POINTS_UNITS = frozenset({"win-rate points", "percentage points", "rate points"})
-
-
-def is_percent(kind: str, unit: str = "") -> bool:
-    """Whether values of this kind and unit are fractions shown in % (or in percentage
-    points, for a difference of fractions)."""
-    return kind == "rate" or unit in PERCENT_UNITS or unit in POINTS_UNITS
 
 
 def _unit_label(kind: str, unit: str) -> str:

@@ -328,3 +328,15 @@ def mean_of(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr, where: pl.Expr | 
                                    e.count().alias("n")).collect().row(0)
     return mean(m=math.nan if m is None else m, sd=math.nan if sd is None else sd,
                 n=int(n or 0), conf=conf)
+
+
+# Means whose unit is a fraction are read as percentages, and differences of fractions
+# as percentage points, like rates: "13.9%", not "0.139 share".
+PERCENT_UNITS = frozenset({"share", "fraction", "win-rate fraction"})
+POINTS_UNITS = frozenset({"win-rate points", "percentage points", "rate points"})
+
+
+def is_percent(kind: str, unit: str = "") -> bool:
+    """Whether values of this kind and unit are fractions shown in % (or in percentage
+    points, for a difference of fractions)."""
+    return kind == "rate" or unit in PERCENT_UNITS or unit in POINTS_UNITS

@@ -71,7 +71,7 @@ def _holm_cell(r) -> str:
         from simlab.stats import IDENTICAL
 
         return "identical" if r.diff.status == IDENTICAL else "not tested"
-    return f"{r.p_holm:.3g}"
+    return "< 1e-300" if r.p_holm == 0 else f"{r.p_holm:.3g}"  # as the report says it
 
 
 def compare_table(result) -> str:

@@ -223,3 +223,14 @@ def test_to_pandas_keeps_nullable_booleans():
     assert pdf["made"].mean() == pytest.approx(df["made"].mean())
     assert pdf["made"].isna().sum() == df["made"].null_count()
     assert str(pdf["score_s0"].dtype).startswith("int")  # no nulls: plain numpy ints
+
+
+def test_cli_holm_cell_never_prints_zero():
+    from types import SimpleNamespace
+
+    from simlab.cli_analysis import _holm_cell
+
+    row = SimpleNamespace(duplicate_of=None, p_holm=0.0, diff=SimpleNamespace(status=""))
+    assert _holm_cell(row) == "< 1e-300"
+    assert _holm_cell(SimpleNamespace(duplicate_of=None, p_holm=0.0123,
+                                      diff=SimpleNamespace(status=""))) == "0.0123"

@@ -16,6 +16,11 @@ _MODULES = {
     "tarot_double_detente": "simlab.games.tarot_double_detente",
     "rami": "simlab.games.rami",
     "president": "simlab.games.president",
+    # "besigue": "simlab.games.besigue",
+    # "bridgette": "simlab.games.bridgette",
+    # "sept": "simlab.games.sept",
+    # "frappe": "simlab.games.frappe",
+    # "duel_las_vegas": "simlab.games.duel_las_vegas",
 }
 
 

@@ -100,6 +100,21 @@ def _count(text: str) -> int:
     return int(f)
 
 
+def _count_or_zero(text: str) -> int:
+    """A count that may be 0 (0 = skip), never negative."""
+    n = _count(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return n
+
+
+def _positive(text: str) -> int:
+    n = _count(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return n
+
+
 def _jobs(text: str) -> int:
     if text.strip().lower() in ("all", "-1"):
         return -1

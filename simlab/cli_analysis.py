@@ -296,6 +296,8 @@ def cmd_sweep(args) -> int:
 
 
 # --- report -----------------------------------------------------------------------------
+DEFAULT_PLAYERS_N = 2000
+SEARCH_SHARE = 8
 def run_for_report(p: Plan, precision: float | None, max_n: int | None, log=print):
     """(frame, metric set, seconds, notes) for a plan, or until ``precision``."""
     from simlab import metrics
@@ -335,16 +337,35 @@ def cmd_report(args) -> int:
     from dataclasses import replace
 
     p = replace(p, n=frame.height)
+    players, skill = players_for_report(p, frame, ms, args.players_n, args.skill_check,
+                                        args.skill_n)
     out = write_report(args.out, game=p.game, plan=p, frame=frame, seconds=seconds,
-                       metric_set=ms, notes=notes)
+                       metric_set=ms, notes=notes, players=players, skill=skill)
     print(metrics_table(ms.headline()))
     print(f"\nreport: {out / 'report.md'} and {out / 'report.html'}")
     return 0
 
 
+def players_for_report(p: Plan, frame, ms, players_n: int, skill_policy: str | None,
+                       skill_n: int, log=print):
+    """The Players section's checks (duplicate edges and hand strength on ``players_n``
+    deals) and, with ``skill_policy``, the headline answers under that policy."""
+    from simlab.players_check import check_players, skill_check
+
+    t0 = time.perf_counter()
+    players = check_players(p.game, p, frame, n=min(players_n, p.n) if p.n >= 20 else 0)
+    skill = None
+    if skill_policy is not None:
+        skill = skill_check(p.game, p, frame, ms, skill_policy, skill_n)
+    if players_n or skill_policy:
+        log(f"players checked in {time.perf_counter() - t0:.1f} s")
+    return players, skill
+
+
 # --- experiment --------------------------------------------------------------------------
 def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool | None = None,
-                   log=print, n: int | None = None) -> Path:
+                   log=print, n: int | None = None,
+                   players_n: int = DEFAULT_PLAYERS_N) -> Path:
     """Run an experiment file and write its report; ``n`` overrides the file's ``n`` (or
     its ``precision``) for a quick look."""
     from dataclasses import replace
@@ -376,22 +397,24 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
                              base=ex.knobs, seed=ex.seed, policies=ex.policies, level=ex.level,
                              jobs=workers, progress=progress)
     seconds += time.perf_counter() - t0
+    players, _ = players_for_report(p, frame, ms, players_n, None, 0, log=log)
     return write_report(ex.out_dir, game=p.game, plan=p, frame=frame, seconds=seconds,
                         metric_set=ms, comparison=comparison, sweep=sweep_result, title=ex.title,
-                        notes=[*ex.notes, *notes])
+                        notes=[*ex.notes, *notes], players=players)
 
 
 def cmd_experiment(args) -> int:
     if args.n is not None and args.n < 1:
         raise SimlabError(f"-n must be >= 1, got {args.n}")
-    out = run_experiment(args.file, jobs=args.jobs, progress=_progress(args), n=args.n)
+    out = run_experiment(args.file, jobs=args.jobs, progress=_progress(args), n=args.n,
+                         players_n=args.players_n)
     print(f"report: {out / 'report.md'} and {out / 'report.html'}")
     return 0
 
 
 # --- registration -------------------------------------------------------------------------
 def add_commands(sub, formatter) -> None:
-    from simlab.cli import _count, _jobs
+    from simlab.cli import _count, _jobs, _positive
 
     p = sub.add_parser(
         "how-often", help="probability of any event, with its interval and count",
@@ -497,6 +520,13 @@ def add_commands(sub, formatter) -> None:
                         "is <= P (e.g. 0.002)")
     p.add_argument("--max-deals", type=_count, metavar="M", help="cap for --precision runs")
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="report folder")
+    _players_args(p)
+    p.add_argument("--skill-check", metavar="POLICY", choices=("search",), default=None,
+                   help="re-measure the headline answers with POLICY (search) at every seat "
+                        "on the run's first --skill-n deals and mark each one \"holds under "
+                        "stronger play\" or \"changes with the players\"")
+    p.add_argument("--skill-n", type=_positive, default=1000, metavar="N",
+                   help="deals for --skill-check (default 1000)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(
@@ -514,4 +544,14 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("--jobs", type=_jobs, default=None, metavar="J",
                    help="override the file's jobs")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
+    _players_args(p)
     p.set_defaults(func=cmd_experiment)
+
+
+def _players_args(p) -> None:
+    from simlab.cli import _count_or_zero
+
+    p.add_argument("--players-n", type=_count_or_zero, default=DEFAULT_PLAYERS_N, metavar="N",
+                   help="deals for the Players section's duplicate edges (heuristic vs "
+                        f"random; search vs heuristic on N/{SEARCH_SHARE}) and hand-strength "
+                        f"check (default {DEFAULT_PLAYERS_N:,}; 0 skips them)")

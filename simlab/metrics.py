@@ -36,6 +36,9 @@ class MetricDef:
     headline: bool = False  # in the report's headline table; checked by --precision
     unit: str = ""  # for means, e.g. "points", "deals"
     note: str = ""
+    # the metric records a player's choice (a bid, a call) rather than the game: its value
+    # is the players' habit, and a report says so
+    choice: bool = False
 
 
 @dataclass(frozen=True)
@@ -187,7 +190,7 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
         if "taker" in cols:
             taken = pl.col("taker") >= 0
             defs.append(MetricDef("contract.nobody_takes", "nobody takes (deal thrown in)",
-                                  "Contracts", ~taken, headline=True))
+                                  "Contracts", ~taken, headline=True, choice=True))
             if "made" in cols:
                 defs.append(MetricDef("contract.success", "taker success rate", "Contracts",
                                       pl.col("made"), where=taken, headline=True))
@@ -203,7 +206,7 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
                 for k in range(n):
                     pos = position_name(k)
                     defs.append(MetricDef(f"contract.taker_pos.{k}", f"taker is {pos}",
-                                          "Contracts", rel == k, where=taken))
+                                          "Contracts", rel == k, where=taken, choice=True))
                     if "made" in cols:
                         defs.append(MetricDef(f"contract.success_pos.{k}",
                                               f"taker success when the taker is {pos}",
@@ -216,7 +219,7 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
                     sel = taken & (pl.col("contract").cast(pl.String) == v)
                     defs.append(MetricDef(f"contract.share.{v}", f"share of takes: {v}",
                                           "Contracts", pl.col("contract").cast(pl.String) == v,
-                                          where=taken))
+                                          where=taken, choice=True))
                     defs.append(MetricDef(f"contract.success.{v}", f"taker success, {v}",
                                           "Contracts", pl.col("made"), where=sel))
                     defs.append(MetricDef(f"contract.taker_score.{v}", f"taker's mark, {v}",

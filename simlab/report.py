@@ -42,6 +42,7 @@ from simlab.compare import CompareResult, SweepResult
 from simlab.games.base import Game
 from simlab.knobs import SimlabError
 from simlab.metrics import Metric, MetricSet, compute, score_distribution
+from simlab.players_check import PlayersCheck, SkillCheck, check_players
 from simlab.runner import PROVENANCE_KEY, Plan, check_folder_output, execute
 from simlab.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate, holm
 from simlab.stats import mean as mean_estimate
@@ -308,7 +309,7 @@ def _metric_rows(metrics: Sequence[Metric], with_section: bool = False,
                  with_key: bool = True) -> list[list[str]]:
     rows = []
     for m in metrics:
-        row = [m.title]
+        row = [m.title + (" *(a player's choice)*" if m.definition.choice else "")]
         if with_section:
             row.append(m.section)
         if with_key:
@@ -743,7 +744,8 @@ def _control_frame(plan: Plan, knobs: dict[str, Any]) -> pl.DataFrame:
 
 
 def _findings_section(doc: _Doc, found: list[Finding], conf: float,
-                      comparison: CompareResult | None) -> None:
+                      comparison: CompareResult | None, players: PlayersCheck | None = None,
+                      skill: SkillCheck | None = None) -> None:
     alpha = 1 - conf
     doc.h(2, "Findings")
     if not found and comparison is None:
@@ -774,6 +776,75 @@ def _findings_section(doc: _Doc, found: list[Finding], conf: float,
               "tested metrics differ clearly after Holm's correction"
               + (": " + "; ".join(r.title for r in sig[:6]) + ("; …" if len(sig) > 6 else "")
                  if sig else "") + ".")
+    if players is not None:
+        doc.p(_players_sentence(players, skill))
+
+
+def _players_sentence(players: PlayersCheck, skill: SkillCheck | None) -> str:
+    """One findings line on how far the answers depend on the players."""
+    bad = players.warnings
+    checked = [c for c in players.checks if c.ok is not None]
+    text = (f"**Players.** {len(checked) - len(bad)} of {len(checked)} health checks of the "
+            "players pass" + (": " + "; ".join(f"**warning**: {c.name} ({c.warning})"
+                                              for c in bad) if bad else "") + ".")
+    if skill is not None:
+        verdict = {r.key: skill.verdict(r) for r in skill.rows}
+        holds = sum(v == "holds under stronger play" for v in verdict.values())
+        changed = [r.title for r in skill.rows if verdict[r.key] == "changes with the players"]
+        maybe = [r.title for r in skill.rows if verdict[r.key].startswith("may change")]
+        text += (f" Under {skill.policy} players at every seat ({skill.n:,} of the same deals), "
+                 f"{holds} of {len(skill.rows)} headline answers hold"
+                 + ("; these change: " + "; ".join(changed) if changed else "")
+                 + ("; these may change (not clear after Holm): " + "; ".join(maybe)
+                    if maybe else "") + ".")
+    return text + " See the Players section."
+
+
+def _players(doc: _Doc, players: PlayersCheck | None, skill: SkillCheck | None) -> None:
+    if players is None:
+        return
+    doc.h(2, "Players")
+    doc.p(f"Who played: {_policies_text(players.policies)}. The answers above are those of "
+          "these players; the checks below say how far they can be trusted.")
+    if players.duels:
+        doc.p("Duplicate play (the same deals with the seats swapped, difference per deal; "
+              "a smaller sample than the run):")
+        doc.table(["players", "edge per deal", "95% interval", "deals"],
+                  [[label, f"{r.edge:+,.2f}", f"[{r.lo:+,.2f}, {r.hi:+,.2f}]", fmt_n(r.n)]
+                   for label, r, _ in players.duels if r is not None], right=(1, 2, 3))
+    doc.table(["health check", "value", "status"],
+              [[c.name, c.value, "ok" if c.ok else ("—" if c.ok is None
+                                                    else f"**warning**: {c.warning}")]
+               for c in players.checks])
+    st = players.strength
+    if st is not None:
+        doc.p(f"Strong hands win? Mean result per deal of a seat by decile of {st.measure} "
+              f"of its dealt hand (1 = weakest), over {st.n:,} hands:")
+        doc.table(["decile", *[str(i + 1) for i in range(len(st.deciles))]],
+                  [["mean result", *[fmt_value(d) for d in st.deciles]]],
+                  right=tuple(range(1, len(st.deciles) + 1)))
+    if not players.duels and st is None:
+        doc.p("The duplicate edges and the hand-strength check were not run "
+              "(`simlab report --players-n N` runs them on N deals).")
+    if skill is not None:
+        doc.h(3, "Answers under stronger play")
+        doc.p(f"Each headline answer measured again with {skill.policy} players at every "
+              f"seat on the run's first {skill.n:,} deals (the same deals), paired with this "
+              "run's rows on those deals; \"changes with the players\" when the difference is "
+              "clear after Holm's correction over the headline answers, \"may change\" when "
+              "only its unadjusted interval excludes 0. A metric marked *a "
+              "player's choice* records what the players chose, not the game.")
+        rows = []
+        for r in skill.rows:
+            diff, iv = fmt_diff(r.diff, r.lo, r.hi, r.run.kind, r.unit)
+            if iv == "n/a":  # too few qualifying deals on a side: no difference to speak of
+                diff, iv = "too few deals", ""
+            rows.append([r.title + (" *(a player's choice)*" if r.choice else ""),
+                         fmt_estimate(r.run, r.unit), fmt_value(r.base, r.unit),
+                         fmt_value(r.strong, r.unit),
+                         f"{diff} {iv}".strip(), skill.verdict(r)])
+        doc.table(["headline answer", "this run", f"first {skill.n:,} deals",
+                   f"{skill.policy}, same deals", "difference", "verdict"], rows)
 
 
 # --- sections ----------------------------------------------------------------------------
@@ -817,13 +888,20 @@ def _what(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, seconds: float
         doc.ul(notes)
 
 
-def _headline(doc: _Doc, ms: MetricSet) -> None:
+def _headline(doc: _Doc, ms: MetricSet, skill: SkillCheck | None = None) -> None:
     doc.h(2, "Headline answers")
     head = ms.headline()
     if not head:
         doc.p("This run has no headline metric.")
         return
     _metric_table(doc, head, with_section=True, with_key=False)
+    if skill is not None:
+        verdicts = {r.key: skill.verdict(r) for r in skill.rows}
+        changed = [m.title for m in head if verdicts.get(m.key) == "changes with the players"]
+        doc.p(f"Under stronger play ({skill.policy} at every seat): "
+              + (f"{len(changed)} of {len(head)} answers change with the players: "
+                 + "; ".join(changed) if changed else f"all {len(head)} answers hold")
+              + " (see Players).")
 
 
 def _sections(doc: _Doc, ms: MetricSet) -> None:
@@ -1042,15 +1120,18 @@ def _method(doc: _Doc, conf: float, level: str, sides_text: str = "",
 def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
                  frame: pl.DataFrame | None, seconds: float, metric_set: MetricSet | None = None,
                  comparison: CompareResult | None = None, sweep: SweepResult | None = None,
-                 title: str | None = None, notes: Sequence[str] = ()) -> Path:
+                 title: str | None = None, notes: Sequence[str] = (),
+                 players: PlayersCheck | None = None, skill: SkillCheck | None = None) -> Path:
     """Write ``report.md``, ``report.html``, ``figures/*.png`` and ``results.parquet`` into
     ``out_dir`` (created if needed) and return it. ``metric_set`` defaults to every metric
     of the game computed on ``frame``. With ``frame=None`` (a sweep's report: every grid
-    point was its own run) only the comparison / sweep sections are written."""
+    point was its own run) only the comparison / sweep sections are written. ``players``
+    (``simlab.players_check.check_players``) and ``skill`` (``skill_check``) fill the
+    Players section; without them it lists the policies and the run's own health checks."""
     out = check_folder_output(out_dir)
     try:
         return _write_report(out, game, plan, frame, seconds, metric_set, comparison, sweep,
-                             title, notes)
+                             title, notes, players, skill)
     except OSError as e:  # a full disk, a folder made read-only meanwhile...
         raise SimlabError(f"cannot write the report into {str(out)!r}: "
                           f"{e.strerror or e}{' (' + str(e.filename) + ')' if e.filename else ''}"
@@ -1059,7 +1140,8 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
 
 def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame | None,
                   seconds: float, metric_set: MetricSet | None, comparison: CompareResult | None,
-                  sweep: SweepResult | None, title: str | None, notes: Sequence[str]) -> Path:
+                  sweep: SweepResult | None, title: str | None, notes: Sequence[str],
+                  players: PlayersCheck | None = None, skill: SkillCheck | None = None) -> Path:
     if isinstance(game, str):
         from simlab.games import get_game
 
@@ -1076,11 +1158,14 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
     doc = _Doc(fig_dir)
     doc.h(1, title)
     found = findings(game, plan, frame, ms, conf) if frame is not None else []
+    if frame is not None and players is None:
+        players = check_players(game, plan, frame, n=0)
     if frame is not None or comparison is not None:
-        _findings_section(doc, found, conf, comparison)
+        _findings_section(doc, found, conf, comparison, players, skill)
     _what(doc, game, plan, frame, seconds, list(notes))
     if frame is not None:
-        _headline(doc, ms)
+        _headline(doc, ms, skill)
+        _players(doc, players, skill)
         _sections(doc, ms)
         _scores(doc, game, plan, frame, conf)
         if plan.level == "match" and "n_deals" in frame.columns:

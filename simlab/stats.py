@@ -70,6 +70,9 @@ def _z(conf: float) -> float:
     return float(_sp.norm.ppf(0.5 + conf / 2))
 
 
+z_value = _z  # the normal quantile of a two-sided ``conf`` interval
+
+
 def proportion(k: int, n: int, conf: float = DEFAULT_CONF, method: str = "wilson") -> Estimate:
     """Rate ``k / n`` with a Wilson score (default) or Jeffreys interval."""
     k, n = int(k), int(n)

@@ -95,7 +95,8 @@ def test_deal_report_headline_and_intervals(deal_report):
         assert m.title in head
     # every table row of a metric has an interval and an n
     for m in ms.metrics:
-        rows = [r for r in md.splitlines() if r.startswith(f"| {m.title} |")]
+        shown = m.title + (" *(a player's choice)*" if m.definition.choice else "")
+        rows = [r for r in md.splitlines() if r.startswith(f"| {shown} |")]
         assert rows, m.title
         if m.estimate.n:
             assert f"{m.estimate.n:,}" in rows[0] and "[" in rows[0]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.games.base import Game, Sides, fixed_sides
+from simlab.games.belote import questions as _strength
 from simlab.games.belote.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.belote.players import lead_heuristic, search_move, trump_strength_score
 from simlab.games.belote.questions import COMEBACK_DEFICIT, SECTION, balance_metrics
@@ -91,5 +92,6 @@ GAME = Game(
     players_text="4",
     teams=lambda k: TEAM_OF_SEAT,
     sides=sides,
-    extra={"metrics": balance_metrics},
+    extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

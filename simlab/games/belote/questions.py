@@ -203,3 +203,14 @@ FINDINGS = (
      "text": f"Among matches where a team was {COMEBACK_DEFICIT} or more points behind, "
              "that team won {belote.q5.comeback}"},
 )
+
+
+# --- a simple hand-strength measure (the report's "strong hands win" check) -------------
+# Each card at the better of its trump and plain values (J 20, 9 14, A 11, 10 10, K 4,
+# Q 3): trump is chosen after the deal, so a hand is judged by what it could make.
+CARD_STRENGTH = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3}
+HAND_STRENGTH_TEXT = "card values (each at the better of its trump and plain values)"
+
+
+def hand_strength(knobs, hand: list[str]) -> float:
+    return float(sum(CARD_STRENGTH.get(c[:-1], 0) for c in hand))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.games.base import Game, Sides, fixed_sides
+from simlab.games.manille import questions as _strength
 from simlab.games.manille.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.manille.players import lead_heuristic, search_move
 from simlab.games.manille.questions import CLOSE, LOPSIDED, SECTION, balance_metrics
@@ -84,5 +85,6 @@ GAME = Game(
     players_text="4",
     teams=lambda k: (0, 1, 0, 1),
     sides=sides,
-    extra={"metrics": balance_metrics},
+    extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

@@ -94,3 +94,12 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: ManilleKnobs | No
             pl.when(two).then(pl.col("two_in_a_row_deal")).otherwise(pl.col("n_deals")), done,
             kind="mean", unit="deals")
     return [m for m, need in out if need <= cols]
+
+
+# --- a simple hand-strength measure (the report's "strong hands win" check) -------------
+CARD_STRENGTH = {"10": 5, "A": 4, "K": 3, "Q": 2, "J": 1}  # the card points: manille 5 ..
+HAND_STRENGTH_TEXT = "card points (10 = 5, A 4, K 3, Q 2, J 1)"
+
+
+def hand_strength(knobs, hand: list[str]) -> float:
+    return float(sum(CARD_STRENGTH.get(c[:-1], 0) for c in hand))

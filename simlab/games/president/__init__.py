@@ -19,6 +19,7 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.games.base import Game, Sides, fixed_sides
+from simlab.games.president import questions as _strength
 from simlab.games.president.kernels import (  # noqa: F401
     B_CARDS,
     B_PLACE,
@@ -121,5 +122,6 @@ GAME = Game(
     players_text="4-6",
     teams=None,
     sides=sides,
-    extra={"metrics": balance_metrics},
+    extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

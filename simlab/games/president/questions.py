@@ -288,3 +288,16 @@ FINDINGS = (
      "key": "president.q6.skip_any",
      "text": "At least one equal-rank skip happens in {president.q6.skip_any} of deals"},
 )
+
+
+# --- a simple hand-strength measure (the report's "strong hands win" check) -------------
+# Each card by its rank in playing order, centred (3 = -6 .. 2 = +6): an extra low card
+# makes a hand weaker, as it does in a shedding game.
+HAND_STRENGTH_TEXT = "ranks in playing order, centred (3 = -6 .. 2 = +6)"
+
+
+def hand_strength(knobs, hand: list[str]) -> float:
+    from simlab.games.president.rules import RANK_LABELS_2_HIGH
+
+    order = {r: i for i, r in enumerate(RANK_LABELS_2_HIGH)}
+    return float(sum(order[c[:-1]] - 6 for c in hand))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.games.base import Game, Sides, fixed_sides
+from simlab.games.rami import questions as _strength
 from simlab.games.rami.kernels import (
     C_SCORE,
     X_TURNS,
@@ -92,7 +93,8 @@ GAME = Game(
     players_text="2-7",
     lower_score_wins=True,  # score_s{i} is the penalty paid: the lowest wins
     sides=sides,
-    extra={"metrics": balance_metrics},
+    extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )
 
 __all__ = [

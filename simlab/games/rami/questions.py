@@ -52,3 +52,22 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: RamiKnobs | None,
             "3 deals before the end", pl.col("winner") != pl.col("leader_3_before"), known,
             headline=True)
     return [m for m, need in out if need <= cols]
+
+
+# --- a simple hand-strength measure (the report's "strong hands win" check) -------------
+# Meld material: a Joker 3, each pair of equal ranks 1, each pair of suit neighbours 1.
+HAND_STRENGTH_TEXT = "meld material (Joker 3, each equal-rank pair 1, each suit neighbour 1)"
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def hand_strength(knobs, hand: list[str]) -> float:
+    from collections import Counter
+
+    jokers = sum(c == "Joker" for c in hand)
+    cards = [(c[:-1], c[-1]) for c in hand if c != "Joker"]
+    by_rank = Counter(r for r, _ in cards)
+    pairs = sum(k * (k - 1) // 2 for k in by_rank.values())
+    held = set(cards)
+    neighbours = sum(1 for r, s in held
+                     if _RANKS.index(r) + 1 < len(_RANKS) and (_RANKS[_RANKS.index(r) + 1], s) in held)
+    return float(3 * jokers + pairs + neighbours)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.games.base import Game, Sides, policy_codes, taker_sides  # noqa: F401 (re-exported)
+from simlab.games.tarot import questions as _strength
 
 from .kernels import *  # noqa: F403
 from .kernels import _args, _layout, deal_columns, match_columns, run_deals, run_matches  # noqa: F401
@@ -59,5 +60,6 @@ GAME = Game(
     players_text="3-5",
     teams=None,
     sides=sides,
-    extra={"metrics": balance_metrics},
+    extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

@@ -168,7 +168,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
             add(need5, "q4.alone.chien", "alone: the called card is in the chien", chien,
                 taken)
             add(need5, "q4.alone.self_call", "alone: the taker called his own card",
-                self_call, taken)
+                self_call, taken, choice=True)
             add(need5 | {"made"}, "q4.success.alone", "taker success when alone", made,
                 taken & alone, headline=True)
             add(need5 | {"made"}, "q4.success.partner", "taker success with a partner", made,
@@ -237,7 +237,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
         add({"annulled"}, "q7.petit_sec", "dealing void through a petit sec", void_ps,
             headline=True)
         add({"annulled", "taker"}, "q7.all_pass", "dealing void because everybody passes",
-            all_pass, headline=True,
+            all_pass, headline=True, choice=True,
             note="0 with all_pass=dealer_takes")
         add({"annulled", "taker"}, "q7.void", "dealing void (petit sec or all pass)",
             void_ps | all_pass)
@@ -335,3 +335,22 @@ FINDINGS = (
      "text": "An unannounced slam by the attack happens in {tarot.q8.unannounced.attack} of "
              "deals taken, a slam by the defence in {tarot.q8.defence}"},
 )
+
+
+# --- a simple hand-strength measure (the report's "strong hands win" check) -------------
+# Shared by the three Tarot games (same card labels): a Bout 4, a trump 1 + its rank / 21,
+# a King 2, a Queen 1, a Cavalier 0.5; the usual way players count a hand before bidding.
+HAND_STRENGTH_TEXT = "Bouts, trumps and honours (Bout 4, trump 1 + rank/21, K 2, Q 1, C 0.5)"
+_HONOUR = {"K": 2.0, "Q": 1.0, "C": 0.5}
+
+
+def hand_strength(knobs, hand: list[str]) -> float:
+    total = 0.0
+    for c in hand:
+        if c in ("T1", "T21", "Excuse"):
+            total += 4.0
+        elif c.startswith("T"):
+            total += 1.0 + int(c[1:]) / 21
+        else:
+            total += _HONOUR.get(c[:-1], 0.0)
+    return total

@@ -16,6 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.games.base import Game, Sides, taker_sides
+from simlab.games.tarot import questions as _strength
 from simlab.games.tarot_4_saisons.kernels import (  # noqa: F401
     _args,
     _tables,
@@ -87,5 +88,6 @@ GAME = Game(
     players_text="3",
     teams=None,
     sides=sides,
-    extra={"metrics": balance_metrics},
+    extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

@@ -170,7 +170,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
                 f"the taker is {pos}", made, taken & (rel == j))
         # 4. redeals: everybody passes, or a hand without trump
         add({"all_pass"}, "q4.all_pass", "dealing where everybody passes", pl.col("all_pass"),
-            headline=True, note=f"each seat -{k.allpass_penalty}; the carry bonus is a "
+            headline=True, choice=True, note=f"each seat -{k.allpass_penalty}; the carry bonus is a "
                                 "match effect (see t4s.q4.match.*)")
         add({"all_pass", "annulled"}, "q4.all_pass.played", "everybody passes (dealings "
             "not annulled)", pl.col("all_pass"), ~pl.col("annulled"))

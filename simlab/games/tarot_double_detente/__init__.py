@@ -19,6 +19,7 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.games.base import Game, Sides, fixed_sides
+from simlab.games.tarot import questions as _strength
 from simlab.games.tarot_double_detente.kernels import (
     deal_columns,
     deals_kernel,
@@ -90,7 +91,8 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="2-3",
     sides=sides,
-    extra={"metrics": balance_metrics},
+    extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )
 
 __all__ = [

@@ -51,6 +51,7 @@ from simlab.games.tarot_4_saisons.rules import (
     B_TWO,
     BOUTS,
     C_CHIEN,
+    C_CONTRACTS,
     C_MISERE,
     CHEAP,
     CHIEN,
@@ -67,6 +68,7 @@ from simlab.games.tarot_4_saisons.rules import (
     K_DRAW_PCT,
     K_EXC_LAST,
     K_EXC_SAVE,
+    K_KEEP_CONTRACT_CARD,
     K_KINGS_TR,
     K_MARGIN,
     K_OPT_BELOW,
@@ -124,6 +126,7 @@ from simlab.games.tarot_4_saisons.rules import (
     SUIT_BITS,
     SUIT_MASK,
     SUIT_OF,
+    T2,
     T2_B,
     TRUMP_SUIT,
     TRUMPS,
@@ -319,6 +322,18 @@ def heuristic_move(st: np.ndarray, cs: np.ndarray, kv: np.ndarray, rules: np.nda
     if ph == PH_PLAY:
         legal = legal_mask(st, cs, rules)
         tricks_left = HAND - st[S_TRICK]
+        # A contracted Petit au bout / 2 avant-dernier: the card is kept for its trick
+        # and played there (played earlier, the contract is lost for sure).
+        mine = st[S_ROW + C_CONTRACTS + p] if kv[K_KEEP_CONTRACT_CARD] else 0
+        if (mine >> B_TWO) & 1 and legal & T2_B != EMPTY and tricks_left == 2:
+            return T2
+        keep = EMPTY
+        if (mine >> B_PAB) & 1:
+            keep |= PETIT_B
+        if (mine >> B_TWO) & 1 and tricks_left > 2:
+            keep |= T2_B
+        if legal & ~keep != EMPTY:
+            legal &= ~keep
         if st[S_NTRICK] == 0:
             attack = p == taker
             return lead_card(h, legal, attack, cs[M_GONE], 0 if attack else st[S_TVOIDS],

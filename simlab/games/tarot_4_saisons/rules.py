@@ -340,12 +340,12 @@ class Tarot4SaisonsKnobs(Knobs):
                                                 "annulled", lo=0, hi=1000)
     chien_fault_penalty: int = knob(3, "chien fault: the taker loses this", lo=0, hi=100)
     # heuristic policy
-    bid_base: int = knob(24, "heuristic: hand value for 'tout' simple (value: 10 per bout, "
+    bid_base: int = knob(20, "heuristic: hand value for 'tout' simple (value: 10 per bout, "
                          "4 per saison, 1.5 per trump, 6 per Roi, 3 per Dame, 2 per void "
                          "with >= 5 trumps, 1 per singleton)", lo=0, hi=500, policy=True)
     bid_step: int = knob(8, "heuristic: extra value per higher rung", lo=0, hi=500,
                          policy=True)
-    bid_clear_extra: int = knob(10, "heuristic: extra value to bid the clear version of a "
+    bid_clear_extra: int = knob(4, "heuristic: extra value to bid the clear version of a "
                                 "rung", lo=0, hi=500, policy=True)
     option_take_below: int = knob(70, "heuristic: the taker turns the optional chien cards "
                                   "when his value (with the cards seen) is below this",
@@ -362,12 +362,17 @@ class Tarot4SaisonsKnobs(Knobs):
                                     "trumps", lo=0, hi=22, policy=True)
     kings_contract_trumps: int = knob(6, "heuristic: contract 4 Rois holding all 4 and this "
                                       "many trumps", lo=0, hi=22, policy=True)
-    resistance_contract_at: int = knob(60, "heuristic: a defender contracts résistance "
+    resistance_contract_at: int = knob(45, "heuristic: a defender contracts résistance "
                                        "when his value reaches this", lo=0, hi=500,
                                        policy=True)
-    capot_announce_at: int = knob(110, "heuristic: the taker announces a capot when his "
+    capot_announce_at: int = knob(75, "heuristic: the taker announces a capot when his "
                                   "value after the chien reaches this", lo=0, hi=1000,
                                   policy=True)
+    keep_contract_card: bool = knob(True, "heuristic: a seat that contracted Petit au bout "
+                                    "(2 avant-dernier) keeps the Petit (the 2) for the last "
+                                    "(penultimate) trick and plays the 2 there; false: plays "
+                                    "them like any card (before issue 10: PAB made 11 %, "
+                                    "2 avant-dernier never)", policy=True)
     draw_trumps_pct: int = knob(60, "heuristic: the taker leads trumps while holding at "
                                 "least this % of the unseen trumps", lo=0, hi=1000,
                                 policy=True)
@@ -413,7 +418,8 @@ K_ROLLOUTS = K_WORLDS + 1
 K_MARGIN = K_ROLLOUTS + 1
 (K_FORBID, K_TRUMPS_LAST, K_FAULT, K_FAULT_PEN, K_MISDEAL, K_MISDEAL_REDEAL, K_MISDEAL_PEN,
  K_CHIEN_FAULT, K_CHIEN_FAULT_X, K_CHIEN_FAULT_PEN) = range(K_MARGIN + 1, K_MARGIN + 11)
-N_K = K_CHIEN_FAULT_PEN + 1
+K_KEEP_CONTRACT_CARD = K_CHIEN_FAULT_PEN + 1
+N_K = K_KEEP_CONTRACT_CARD + 1
 
 
 def _vector(k: Tarot4SaisonsKnobs) -> np.ndarray:
@@ -440,9 +446,10 @@ def _vector(k: Tarot4SaisonsKnobs) -> np.ndarray:
     v[K_MARGIN] = k.search_objective == "margin"
     v[K_FORBID] = np.int64(FORBID_DISCARD[k.forbid_discard])  # a card mask (50 bits)
     v[K_TRUMPS_LAST] = k.forbid_discard == "kings_bouts_trumps"
-    v[K_FAULT:N_K] = [k.fault_per_mille, k.fault_penalty, k.misdeal_per_mille,
+    v[K_FAULT:K_CHIEN_FAULT_PEN + 1] = [k.fault_per_mille, k.fault_penalty, k.misdeal_per_mille,
                       k.misdeal_redeal_per_mille, k.misdeal_penalty, k.chien_fault_per_mille,
                       k.chien_fault_exchanged_per_mille, k.chien_fault_penalty]
+    v[K_KEEP_CONTRACT_CARD] = k.keep_contract_card
     return v
 
 

@@ -21,6 +21,8 @@ _MODULES = {
     # "sept": "simlab.games.sept",
     # "frappe": "simlab.games.frappe",
     # "duel_las_vegas": "simlab.games.duel_las_vegas",
+    # "belote_comptoir": "simlab.games.belote_comptoir",
+    # "belote_noisette": "simlab.games.belote_noisette",
 }
 
 

@@ -28,8 +28,10 @@ def frame(mod, knobs, n, count, level, pols, seed=1) -> pl.DataFrame:
 # --- Tarot 4 saisons -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def saisons():
-    k = S.Tarot4SaisonsKnobs()
-    pols = ("heuristic", "random", "heuristic")  # random bidders: simple bids and all-passes
+    # random bidders: simple bids and all-passes; cautious heuristic bidders (bid_base=36)
+    # pass often enough that every metric has rows
+    k = S.Tarot4SaisonsKnobs(bid_base=36)
+    pols = ("heuristic", "random", "heuristic")
     return (k, frame(S, k, 3, S_DEALS, "deal", pols),
             frame(S, k, 3, S_MATCHES, "match", ("heuristic", "random", "random")))
 

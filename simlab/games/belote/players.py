@@ -23,6 +23,7 @@ import numpy as np
 from simlab import rng, search
 from simlab.games.belote.rules import (
     ALL_CARDS,
+    K_CAREFUL,
     K_ROLLOUTS,
     K_ROUND2_ANY,
     K_TAKE1,
@@ -70,7 +71,17 @@ from simlab.games.belote.rules import (
 )
 from simlab.jit import batch, hot, hot_inline
 from simlab.trickinfo import play_exclusions, sample_places
-from simlab.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, has, is_master, lowest
+from simlab.tricks import (
+    EMPTY,
+    ONE,
+    best_in,
+    bit,
+    count,
+    follow_heuristic,
+    has,
+    is_master,
+    lowest,
+)
 
 ACES = np.uint64(sum(1 << (s * 8 + RA) for s in range(4)))
 
@@ -157,10 +168,49 @@ def heuristic_card(state: np.ndarray, legal: np.uint64, kv: np.ndarray, suit_of:
         return lead_heuristic(hand_of(state, p), TEAM_OF[p] == TEAM_OF[state[S_TAKER]],
                               np.uint64(state[S_GONE]), trump, suit_mask, above_t, strength_t,
                               cheap_t, rich_t)
-    return follow_heuristic(legal, state[S_WIN], TEAM_OF[state[S_WIN_SEAT]] == TEAM_OF[p],
+    partner_wins = TEAM_OF[state[S_WIN_SEAT]] == TEAM_OF[p]
+    if partner_wins and n_table < 3 and (kv[K_CAREFUL] >> p) & 1:
+        unseen = ALL_CARDS & ~np.uint64(state[S_GONE]) & ~hand_of(state, p)
+        return load_on_partner(legal, state[S_WIN], trump, unseen, suit_of, suit_mask,
+                               above_t, points_t, cheap_t, rich_t)
+    return follow_heuristic(legal, state[S_WIN], partner_wins,
                             n_table == 3, state[S_ON_TABLE], trump, suit_of, suit_mask,
                             excuse_mask, above_t, points_t, cheap_t, rich_t, win_t,
                             kv[K_WIN_MIN])
+
+
+@hot_inline
+def sure_winner(c: int, unseen: np.uint64, trump: int, suit_of: np.ndarray,
+                suit_mask: np.ndarray, above: np.ndarray) -> bool:
+    """Nothing unseen beats ``c``: no stronger card of its suit, and, off trump, no trump
+    left that a void player could ruff with."""
+    return above[c] & unseen == EMPTY and (suit_of[c] == trump or
+                                           unseen & suit_mask[trump] == EMPTY)
+
+
+@hot_inline
+def load_on_partner(legal: np.uint64, win: int, trump: int, unseen: np.uint64,
+                    suit_of: np.ndarray, suit_mask: np.ndarray, above: np.ndarray,
+                    points: np.ndarray, cheap: np.ndarray, rich: np.ndarray) -> int:
+    """Second or third card on the partner's winning trick (knob ``careful_follow``): the
+    richest plain card when his card is a sure winner, else at most a King or Queen (a 10
+    or an ace loaded on a trick an opponent may still take was lost 16 % of the time).
+    Measured in duplicate play against the former rule (load on any winning partner):
+    +0.52 points per deal [+0.35, +0.69] (40,000 deals). Winning with a sure winner
+    rather than the cheapest one measured -2.0, so that part stays as it was."""
+    plain = legal & ~suit_mask[trump]
+    if plain == EMPTY:
+        return best_in(legal, cheap)
+    if sure_winner(win, unseen, trump, suit_of, suit_mask, above):
+        return best_in(plain, rich)
+    small = EMPTY
+    m = plain
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        if points[c] < 10:
+            small |= bit(c)
+    return best_in(small if small != EMPTY else legal, rich if small != EMPTY else cheap)
 
 
 @hot

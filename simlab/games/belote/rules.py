@@ -103,6 +103,12 @@ class BeloteKnobs(Knobs):
     win_min_points: int = knob(5, "heuristic: before the last seat, win a trick only when "
                                "it would hold at least this many points", lo=0, hi=200,
                                policy=True)
+    careful_follow: int = knob(15, "heuristic: seats (a bitmask: 1 = seat 0, 2 = seat 1, "
+                               "4 = seat 2, 8 = seat 3; 15 = all, 0 = none) that load 10s "
+                               "and aces on the partner's trick only when nothing unseen "
+                               "can take it, else at most a King or Queen (0: load on any "
+                               "winning partner, as before issue 10); per seat so that "
+                               "duplicate play can measure it", lo=0, hi=15, policy=True)
     # search policy (players.py)
     search_worlds: int = search.worlds_knob(16)
     search_rollouts: int = search.rollouts_knob(1)
@@ -111,20 +117,22 @@ class BeloteKnobs(Knobs):
 # Knob vector layout for the kernels (plain ints keep the kernels' signature stable).
 (K_DER, K_CAPOT, K_BELOTE, K_ANN, K_ANN_J, K_ANN_9, K_ANN_OTHER, K_CENT, K_CINQUANTE,
  K_TIERCE, K_COMPARE_ALL, K_BELOTE_KEPT, K_LITIGE_CARRY, K_TARGET, K_ROUND2_ANY,
- K_SAME_DEALER, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_WIN_MIN, K_WORLDS, K_ROLLOUTS, N_K) = range(23)
+ K_SAME_DEALER, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_WIN_MIN, K_WORLDS, K_ROLLOUTS,
+ K_CAREFUL, N_K) = range(24)
 
 
 def _vector(k: BeloteKnobs) -> np.ndarray:
     v = np.zeros(N_K, dtype=np.int64)
     v[[K_DER, K_CAPOT, K_BELOTE, K_ANN, K_ANN_J, K_ANN_9, K_ANN_OTHER, K_CENT, K_CINQUANTE,
        K_TIERCE, K_COMPARE_ALL, K_BELOTE_KEPT, K_LITIGE_CARRY, K_TARGET, K_ROUND2_ANY,
-       K_SAME_DEALER, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_WIN_MIN, K_WORLDS, K_ROLLOUTS]] = [
+       K_SAME_DEALER, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_WIN_MIN, K_WORLDS, K_ROLLOUTS,
+       K_CAREFUL]] = [
         k.dix_de_der, k.capot_total, k.belote_bonus, k.announcements, k.ann_carre_jacks,
         k.ann_carre_nines, k.ann_carre_other, k.ann_cent, k.ann_cinquante, k.ann_tierce,
         k.compare_includes_announcements, k.belote_kept_when_dedans, k.litige == "carry_over",
         k.target, k.second_round_any_suit, k.all_pass == "same_dealer", k.max_deals,
         k.take_threshold_1, k.take_threshold_2, k.win_min_points, k.search_worlds,
-        k.search_rollouts]
+        k.search_rollouts, k.careful_follow]
     return v
 
 

@@ -17,7 +17,7 @@ _MODULES = {
     "rami": "simlab.games.rami",
     "president": "simlab.games.president",
     # "besigue": "simlab.games.besigue",
-    # "bridgette": "simlab.games.bridgette",
+    "bridgette": "simlab.games.bridgette",
     # "sept": "simlab.games.sept",
     # "frappe": "simlab.games.frappe",
     # "duel_las_vegas": "simlab.games.duel_las_vegas",

@@ -23,6 +23,9 @@ _MODULES = {
     # "duel_las_vegas": "simlab.games.duel_las_vegas",
     # "belote_comptoir": "simlab.games.belote_comptoir",
     # "belote_noisette": "simlab.games.belote_noisette",
+    # "mille": "simlab.games.mille",
+    # "bernicle": "simlab.games.bernicle",
+    # "caisse": "simlab.games.caisse",
 }
 
 

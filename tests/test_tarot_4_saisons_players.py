@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 
 import simlab
+from simlab.games import tarot_4_saisons as G
 
 N = 6000
 CONTRACTS = {1: ("Petit au bout", "petit_au_bout_seat"), 2: ("2 avant-dernier",
@@ -54,3 +55,38 @@ def test_playing_the_contract_card_like_any_card_loses_the_contract():
     after = contract_rates(simlab.simulate("tarot_4_saisons", N, seed=41))
     assert before["2 avant-dernier"][1] < 0.05 < 0.5 < after["2 avant-dernier"][1]
     assert before["Petit au bout"][1] + 0.3 < after["Petit au bout"][1]
+
+
+def test_a_partners_excuse_lead_is_not_a_winning_partner_trick():
+    """After a defender leads the Excuse, nothing wins the trick yet and the next card
+    sets the suit: his partner leads in effect, and must not load his richest card (not
+    a master) on it for the taker to take. Before issue 10 the heuristic took the Excuse
+    for a winning partner card (3.9 % of deals)."""
+    from test_tarot_4_saisons_search import KV, RULES, advance, deal
+
+    def excuse_led_by_partner(st, cs) -> bool:
+        taker = st[G.S_TAKER]
+        mover = G.to_move(st)
+        return (st[G.S_PHASE] == G.PH_PLAY and st[G.S_NTRICK] == 1 and st[G.S_WIN] < 0
+                and taker >= 0 and mover != taker)
+
+    found = loaded = 0
+    for d in range(400):
+        st, cs = deal(d, seed=13)
+        if not advance(st, cs, excuse_led_by_partner):
+            continue
+        me = G.to_move(st)
+        legal = G.legal_mask(st, cs, RULES)
+        plain = [c for c in range(G.N_CARDS) if (int(legal) >> c) & 1
+                 and c not in (G.EXCUSE,) and not (int(G.TRUMPS) >> c) & 1]
+        if len(plain) < 2 or max(G.POINTS[c] for c in plain) == min(G.POINTS[c] for c in plain):
+            continue
+        found += 1
+        c = G.heuristic_move(st, cs, KV, RULES)
+        richest = max(plain, key=lambda x: G.POINTS[x])
+        unseen = int(G.ALL) & ~int(cs[G.M_GONE]) & ~int(cs[G.M_HAND + me])
+        master = int(G.ABOVE[c]) & unseen == 0  # cashing a master card is not loading
+        loaded += c == richest and not master and G.POINTS[c] > min(G.POINTS[x] for x in plain)
+        assert me != st[G.S_TAKER]
+    assert found >= 5  # the test has positions to judge
+    assert loaded == 0

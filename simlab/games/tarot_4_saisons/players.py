@@ -334,7 +334,8 @@ def heuristic_move(st: np.ndarray, cs: np.ndarray, kv: np.ndarray, rules: np.nda
             keep |= T2_B
         if legal & ~keep != EMPTY:
             legal &= ~keep
-        if st[S_NTRICK] == 0:
+        # after an Excuse lead the next card sets the suit: that player leads in effect
+        if st[S_NTRICK] == 0 or st[S_WIN] < 0:
             attack = p == taker
             return lead_card(h, legal, attack, cs[M_GONE], 0 if attack else st[S_TVOIDS],
                              tricks_left, False, kv)

@@ -18,7 +18,7 @@ _MODULES = {
     "president": "simlab.games.president",
     # "besigue": "simlab.games.besigue",
     "bridgette": "simlab.games.bridgette",
-    # "sept": "simlab.games.sept",
+    "sept": "simlab.games.sept",
     # "frappe": "simlab.games.frappe",
     # "duel_las_vegas": "simlab.games.duel_las_vegas",
     # "belote_comptoir": "simlab.games.belote_comptoir",

@@ -658,6 +658,8 @@ def _finding(spec: FindingSpec, by_key: dict[str, Metric], n_players: int,
         d = (both["a"] - both["b"]).to_numpy()
         mb = mean_estimate(both["b"].to_numpy(), conf=e.conf)
         ma = mean_estimate(both["a"].to_numpy(), conf=e.conf)
+        if e.kind == "rate":  # means of 0/1 values: printed as rates (%), like the metric
+            ma, mb = replace(ma, kind="rate"), replace(mb, kind="rate")
         extra.update({"value": fmt_estimate(ma, m.unit), "value:bare": fmt_estimate(ma),
                       "control": fmt_estimate(mb, m.unit), "control:bare": fmt_estimate(mb)})
         de = mean_estimate(d, conf=e.conf)

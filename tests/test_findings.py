@@ -211,3 +211,18 @@ def test_president_default_report_answers_the_role_chain(tmp_path):
     findings_md = md.split("## What was simulated")[0]
     assert "**1. Role persistence.** The Président keeps the title in" in findings_md
     assert "deal_titles=random" in findings_md and "n/a" not in findings_md
+
+
+def test_a_rate_against_its_control_prints_as_rates():
+    """``{value}`` and ``{control}`` of a paired control finding on a rate are rates in %,
+    not means of 0/1 values (0.501)."""
+
+    d = MetricDef("x.rate", "x happens", "S", pl.col("x"))
+    by_key = {d.key: Metric(d, proportion(600, 1000))}
+    spec = FindingSpec("Q", d.key, "x {value} against {control}", control={"k": 1},
+                       paired=lambda n: pl.col("x"))
+    a = pl.DataFrame({"x": [i % 5 < 3 for i in range(1000)]})  # 60 %
+    b = pl.DataFrame({"x": [i % 2 == 0 for i in range(1000)]})  # 50 %
+    f = _finding(spec, by_key, 4, (a, b))
+    assert re.search(r"x 60(\.\d+)?% \[.*%\] against 50(\.\d+)?% \[.*%\]", f.text), f.text
+    assert f.diff == pytest.approx(10.0)  # percentage points

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import re
 import time
 from pathlib import Path
 
@@ -45,7 +46,9 @@ def test_short_runs_stay_in_one_process(monkeypatch):
     frame = simulate(SLOW, 100, seed=3, chunk_size=10, jobs=2)
     used, why = last_processes()
     assert frame.equals(ref)
-    assert used == 1 and why.startswith("1 process: about 0.2 s of work"), why
+    # the estimate is measured (0.2 s of sleeping, more on a loaded machine), far below 1.5
+    est = re.match(r"1 process: about (\d+(?:\.\d+)?) s of work", why)
+    assert used == 1 and est and 0.15 <= float(est.group(1)) < 1.5, why
     # longer than the threshold (1.5 s of work): the worker processes share it
     monkeypatch.setattr(runner, "MIN_PARALLEL_SECONDS", 0.1)
     frame = simulate(SLOW, 100, seed=3, chunk_size=10, jobs=2)

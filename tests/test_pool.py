@@ -4,11 +4,11 @@ for short runs, and nothing left behind in /dev/shm or the temporary folder."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import tempfile
-import re
 import time
 from pathlib import Path
 

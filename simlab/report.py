@@ -278,7 +278,7 @@ def _md_cell(text: str) -> str:
 
 
 def _inline(text: str) -> str:
-    """HTML-escape, then `code` spans and **bold** (outside code spans)."""
+    """HTML-escape, then `code` spans, **bold** and *italics* (outside code spans)."""
     parts = str(text).split("`")
     return "".join(f"<code>{html.escape(p)}</code>" if i % 2 else _bold(html.escape(p))
                    for i, p in enumerate(parts))
@@ -295,7 +295,9 @@ def _number_cell(text: str) -> str:
 
 
 def _bold(escaped: str) -> str:
-    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", escaped)
+    """**bold** and *italics* (a single star between non-space characters)."""
+    out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", escaped)
+    return re.sub(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])", r"<em>\1</em>", out)
 
 
 # --- content helpers ---------------------------------------------------------------------

@@ -280,3 +280,13 @@ def test_balance_metric_has_a_valid_interval_and_a_test(deal_run):
     bal = next(m for m in ms.metrics if m.key == "balance.dealer_positions")
     e = bal.estimate
     assert e.lo < e.value <= e.hi <= 1 and "positions equal: p = " in bal.note
+
+
+def test_inline_markup_renders_bold_and_italics_but_not_arithmetic():
+    from simlab.report import _inline
+
+    assert _inline("nobody takes *(a player's choice)*") == \
+        "nobody takes <em>(a player&#x27;s choice)</em>"
+    assert _inline("**warning**: x") == "<strong>warning</strong>: x"
+    assert _inline("2 * 3 * 4") == "2 * 3 * 4" and _inline("a*b*c") == "a*b*c"
+    assert _inline("`*x*`") == "<code>*x*</code>"

@@ -107,6 +107,7 @@ def duplicate(game: str, x: str = "search", y: str = "heuristic", *, n: int = 10
     x_seats = [seats for _, seats in plan_]
     edge = per_deal_edge(frames, x_seats, players, teams, g.lower_score_wins)
     est = stats.mean(edge)
-    unit = "penalty points per deal (positive: X loses fewer)" if g.lower_score_wins \
-        else "points per deal"
+    points = g.extra.get("score_unit", "points")  # what score_s{i} counts (Noisette: hazelnuts)
+    unit = f"penalty {points} per deal (positive: X loses fewer)" if g.lower_score_wins \
+        else f"{points} per deal"
     return DuelResult(game, x, y, est.value, est.lo, est.hi, est.n, tuple(specs), unit)

@@ -101,8 +101,10 @@ def frame_checks(game: Game, plan: Plan, frame: pl.DataFrame) -> list[Check]:
     taken = pl.col("taker") >= 0
     e = _rate(frame, ~taken)
     always = e.n > 0 and e.value >= 1.0
-    never = e.n > 0 and e.value <= 0.0
-    out.append(Check("deals where nobody takes", _pct(e), not (always or never),
+    never = e.n > 0 and e.value <= 0.0 and not game.extra.get("forced_taker", False)
+    out.append(Check("deals where nobody takes", _pct(e)
+                     + (" (the rules force a taker)" if game.extra.get("forced_taker") else ""),
+                     None if game.extra.get("forced_taker") else not (always or never),
                      "nobody ever takes" if always else
                      "somebody always takes: passing is never chosen, so questions about "
                      "thrown-in deals cannot be answered"))

@@ -30,21 +30,23 @@ def play_exclusions(hist: np.ndarray, n_plays: int, first_leader: int, trump: in
                     excluded: np.ndarray, played_by: np.ndarray) -> None:
     """Replay the ``n_plays`` cards of ``hist`` (in play order, the first trick led by
     ``first_leader``) and add to ``excluded[p]`` (uint64 masks) the cards seat ``p``
-    certainly does not hold; ``played_by[p]`` gets the cards ``p`` played."""
+    certainly does not hold; ``played_by[p]`` gets the cards ``p`` played. The number of
+    seats (one card each per trick) is the length of ``team_of``."""
     suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
     above_t = above[trump + 1]
     mode = rules[R_PARTNER_EXEMPT]
+    n_seats = team_of.shape[0]
     leader = first_leader
     led = -1
     win = -1
     win_seat = -1
     for i in range(n_plays):
-        k = i % 4
+        k = i % n_seats
         if k == 0:
             led = -1
             win = -1
             win_seat = -1
-        p = (leader + k) % 4
+        p = (leader + k) % n_seats
         c = hist[i]
         played_by[p] |= bit(c)
         if k > 0:
@@ -56,7 +58,7 @@ def play_exclusions(hist: np.ndarray, n_plays: int, first_leader: int, trump: in
                                            excuse_mask, above_t, rules), c):
                         excluded[p] |= bit(x)
         led, win, win_seat = update_trick(c, p, led, win, win_seat, trump, suit_of, above_t)
-        if k == 3:
+        if k == n_seats - 1:
             leader = win_seat
 
 

@@ -18,7 +18,7 @@ from simlab.metrics import compute
 from simlab.runner import execute, plan
 
 GAMES = ("belote", "manille", "tarot", "tarot_4_saisons", "tarot_double_detente", "president",
-         "rami", "bridgette", "sept")
+         "rami", "bridgette", "sept", "belote_noisette")
 
 
 @pytest.mark.parametrize("slug", GAMES)
@@ -145,3 +145,11 @@ def test_every_game_declares_a_hand_strength():
     for slug in GAMES:
         g = get_game(slug)
         assert callable(g.extra.get("hand_strength")) and g.extra.get("hand_strength_text")
+
+
+def test_a_game_that_forces_a_taker_is_not_warned_about_passing():
+    p, frame = _plan_frame("belote_noisette", 300)
+    check = next(c for c in P.frame_checks(p.game, p, frame) if c.name == "deals where nobody takes")
+    assert check.ok is None and "the rules force a taker" in check.value
+    assert duplicate("belote_noisette", "heuristic", "random", n=50, seed=1).unit == \
+        "hazelnuts per deal"

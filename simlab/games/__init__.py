@@ -22,7 +22,7 @@ _MODULES = {
     # "frappe": "simlab.games.frappe",
     # "duel_las_vegas": "simlab.games.duel_las_vegas",
     # "belote_comptoir": "simlab.games.belote_comptoir",
-    # "belote_noisette": "simlab.games.belote_noisette",
+    "belote_noisette": "simlab.games.belote_noisette",
     # "mille": "simlab.games.mille",
     # "bernicle": "simlab.games.bernicle",
     # "caisse": "simlab.games.caisse",

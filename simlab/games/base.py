@@ -118,6 +118,10 @@ class Game:
     # metrics count the winning side over played deals); None: ``teams`` (or every seat
     # alone) compared on score_s{i}, every deal played
     sides: Callable[[Knobs], Sides] | None = None
+    # game-specific hooks, all optional: "metrics" (its catalogue questions), "hand_strength"
+    # and "hand_strength_text" (simlab.players_check), "decisions" (choices a player may
+    # or may not take), "forced_taker" (the rules always make somebody take),
+    # "score_unit" (what score_s{i} counts, default "points")
     extra: dict = field(default_factory=dict)
 
     def make_knobs(self, values: dict | None = None) -> Knobs:

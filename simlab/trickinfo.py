@@ -31,9 +31,20 @@ def play_exclusions(hist: np.ndarray, n_plays: int, first_leader: int, trump: in
     """Replay the ``n_plays`` cards of ``hist`` (in play order, the first trick led by
     ``first_leader``) and add to ``excluded[p]`` (uint64 masks) the cards seat ``p``
     certainly does not hold; ``played_by[p]`` gets the cards ``p`` played. The number of
-    seats (one card each per trick) is the length of ``team_of``."""
+    seats (one card each per trick) is the length of ``team_of``; ``tb`` is the game's
+    ``TrickTables.kernel_args()``, whose rows are indexed by ``trump + 1``."""
     suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
-    above_t = above[trump + 1]
+    replay_exclusions(hist, n_plays, first_leader, trump, n_cards, rules, suit_of, suit_mask,
+                      excuse_mask, above[trump + 1], team_of, excluded, played_by)
+
+
+@hot
+def replay_exclusions(hist: np.ndarray, n_plays: int, first_leader: int, trump: int,
+                      n_cards: int, rules: np.ndarray, suit_of: np.ndarray,
+                      suit_mask: np.ndarray, excuse_mask: np.uint64, above_t: np.ndarray,
+                      team_of: np.ndarray, excluded: np.ndarray, played_by: np.ndarray) -> None:
+    """``play_exclusions`` with the deal's rank table ``above_t`` and rule flags given
+    directly (games whose tables are indexed otherwise, e.g. by contract)."""
     mode = rules[R_PARTNER_EXEMPT]
     n_seats = team_of.shape[0]
     leader = first_leader

@@ -15,9 +15,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/simlab demo
 
+# two pytest workers (xdist) for most tests, then the serial ones alone
 test: $(STAMP)
 	$(VENV)/bin/ruff check simlab tests
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 -m "not serial"
+	$(PY) -m pytest -m serial
 
 # random exploration (not in CI): hypothesis with random seeds and more examples, the
 # property test once more under NUMBA_BOUNDSCHECK, and the large coverage tests

@@ -18,6 +18,9 @@ from simlab.cli import _InterruptHandler, build_parser, interrupted_by_user, mai
 from simlab.games import game_names
 from simlab.progress import Progress
 
+# they watch the machine's temporary files, processes and signals: run alone (Makefile)
+pytestmark = pytest.mark.serial
+
 WIDTH = 100
 ROOT = Path(__file__).resolve().parent.parent
 

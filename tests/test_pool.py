@@ -20,6 +20,9 @@ from simlab.games.base import Game
 from simlab.knobs import SimlabError
 from simlab.runner import last_processes, simulate
 
+# they watch the machine's temporary files, processes and signals: run alone (Makefile)
+pytestmark = pytest.mark.serial
+
 SHM = Path("/dev/shm")
 
 

@@ -26,6 +26,9 @@ from simlab.games.base import Game
 from simlab.knobs import SimlabError
 from simlab.runner import RunInterrupted, load, read_provenance, run_to_parquet, simulate
 
+# they watch the machine's temporary files, processes and signals: run alone (Makefile)
+pytestmark = pytest.mark.serial
+
 
 @pytest.fixture
 def fake(monkeypatch):

@@ -267,7 +267,7 @@ def run_summary(lf: pl.LazyFrame, level: str, n_players: int, seconds: float) ->
     if "winner" in schema:
         winners = _collect(lf.group_by("winner").agg(pl.len()))
         for w, k in sorted(winners.iter_rows()):
-            label = "no winner (capped)" if w < 0 else f"winner = {w}"
+            label = "no winner (a draw, or the safety cap)" if w < 0 else f"winner = {w}"
             rates.append(_pct_row(label, int(k), rows))
         lines += ["", table(["match result", "share", "95% Wilson", "n"], rates,
                             right=[False, True, True, True])]
@@ -563,46 +563,57 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if not (j == -1 or j >= 1):
             raise SimlabError(f"--jobs-list: each entry must be >= 1 or all, got {j}")
     cores = cpu_count()
+    params = parse_assignments(args.set)
+    if params:
+        for s in slugs:  # every benched game must accept the settings, before any work
+            g = _load(s)
+            if not isinstance(g, str):
+                g.make_knobs(params)
+    label = " ".join(f"{k}={v}" for k, v in params.items())
     rows = []
     for s in slugs:
         g = _load(s)
         if isinstance(g, str):
             rows.append([s, "-", "-", "-", "-", g])
             continue
-        simulate(s, 2_000, jobs=1, progress=False)  # compile / load numba cache
+        simulate(s, 2_000, jobs=1, params=params, progress=False)  # compile / load the cache
         base = None
         for j in jobs_list:
-            if j != 1:  # start the worker pool (loky reuses it) before timing
-                simulate(s, 2_000 * cores, jobs=j, chunk_size=2_000, progress=False)
+            if j != 1:  # start the worker pool before timing
+                simulate(s, 2_000 * cores, jobs=j, chunk_size=2_000, params=params,
+                         progress=False)
             t0 = time.perf_counter()
-            simulate(s, n, jobs=j, progress=False)
+            simulate(s, n, jobs=j, params=params, progress=False)
             rate = n / (time.perf_counter() - t0)
             base = rate if base is None else base
             workers = cores if j == -1 else j
-            rows.append([s, workers, n, round(rate), f"x{rate / base:.2f}", ""])
+            rows.append([s, workers, n, round(rate), f"x{rate / base:.2f}", label])
         if "search" in g.policies and args.search_n > 0:
-            rows += _bench_search(s, g, args.search_n, jobs_list, cores)
+            rows += _bench_search(s, g, args.search_n, jobs_list, cores, params, label)
     print(table(["game", "jobs", "deals", "deals/s", "speedup", "note"], rows,
                 right=[False, True, True, True, True, False]))
     return 0
 
 
-def _bench_search(slug: str, g: Any, n: int, jobs_list: list[int], cores: int) -> list[list]:
+def _bench_search(slug: str, g: Any, n: int, jobs_list: list[int], cores: int,
+                  params: dict | None = None, note: str = "") -> list[list]:
     """Rows timing one search seat (seat 0) among heuristic seats at the default budget."""
-    players = g.players(g.make_knobs())
+    params = params or {}
+    players = g.players(g.make_knobs(params))
     spec = ",".join(["search"] + ["heuristic"] * (players - 1))
     label = f"{slug} (1 search seat)"
-    simulate(slug, 20, jobs=1, policies=spec, progress=False)  # compile / load the cache
+    simulate(slug, 20, jobs=1, policies=spec, params=params, progress=False)  # compile
     rows, base = [], None
     for j in jobs_list:
         if j != 1:
-            simulate(slug, 20 * cores, jobs=j, chunk_size=20, policies=spec, progress=False)
+            simulate(slug, 20 * cores, jobs=j, chunk_size=20, policies=spec, params=params,
+                     progress=False)
         t0 = time.perf_counter()
-        simulate(slug, n, jobs=j, policies=spec, progress=False)
+        simulate(slug, n, jobs=j, policies=spec, params=params, progress=False)
         rate = n / (time.perf_counter() - t0)
         base = rate if base is None else base
         rows.append([label, cores if j == -1 else j, n, round(rate), f"x{rate / base:.2f}",
-                     "default search budget"])
+                     ("default search budget " + note).strip()])
     return rows
 
 
@@ -937,6 +948,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "for each --jobs-list entry and print deals/s.",
         epilog="examples:\n  simlab bench\n  simlab bench --games belote -n 500000 "
                "--jobs-list 1,2,all\n"
+               "  simlab bench --games manille --set variant=belge -n 200000\n"
                "  simlab bench --scaling                  # 10^7-deal memory run: a few minutes\n"
                "  simlab bench --scaling -n 1e6           # quick check\n"
                "  simlab bench --scaling --scheduler tcp://10.0.0.5:8786")
@@ -946,6 +958,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="deals per timing (default 500,000); with --scaling: deals of the "
                         "run whose peak memory is measured (default 10,000,000; timings use "
                         "min(N, 500,000))")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="a knob for every benched game, e.g. --set variant=belge (repeatable)")
     p.add_argument("--jobs-list", default="1,all", metavar="J1,J2",
                    help="worker counts to time; 'all' = every core (default 1,all)")
     p.add_argument("--search-n", type=int, default=2_000, metavar="N",

@@ -168,3 +168,13 @@ def test_python_dash_m():
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip().startswith("simlab: error: unknown game 'nope'")
+
+
+def test_bench_times_a_variant(capsys):
+    assert main(["bench", "--games", "manille", "--set", "variant=belge", "-n", "300",
+                 "--search-n", "0", "--jobs-list", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "manille" in out and "variant=belge" in out and "300" in out
+    # a knob a benched game does not have: one line, before any work
+    assert main(["bench", "--games", "manille,belote", "--set", "variant=belge", "-n", "300"]) == 2
+    assert "unknown knob 'variant' for belote" in capsys.readouterr().err

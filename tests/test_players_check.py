@@ -18,7 +18,8 @@ from simlab.metrics import compute
 from simlab.runner import execute, plan
 
 GAMES = ("belote", "manille", "tarot", "tarot_4_saisons", "tarot_double_detente", "president",
-         "rami", "bridgette", "sept", "belote_noisette", "belote_comptoir", "frappe")
+         "rami", "bridgette", "sept", "belote_noisette", "belote_comptoir", "frappe",
+         "duel_las_vegas")
 
 
 @pytest.mark.parametrize("slug", GAMES)

@@ -20,7 +20,7 @@ _MODULES = {
     "bridgette": "simlab.games.bridgette",
     "sept": "simlab.games.sept",
     "frappe": "simlab.games.frappe",
-    # "duel_las_vegas": "simlab.games.duel_las_vegas",
+    "duel_las_vegas": "simlab.games.duel_las_vegas",
     "belote_comptoir": "simlab.games.belote_comptoir",
     "belote_noisette": "simlab.games.belote_noisette",
     # "mille": "simlab.games.mille",

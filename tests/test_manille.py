@@ -243,7 +243,7 @@ def test_rule_knobs_reach_the_kernel():
 
 def test_knob_validation():
     with pytest.raises(SimlabError, match="allowed: classic"):
-        M.ManilleKnobs(variant="belge")
+        M.ManilleKnobs(variant="bridge")
     with pytest.raises(SimlabError, match="out of range"):
         M.ManilleKnobs(target=0)
     with pytest.raises(SimlabError, match="any_partner, leader_only"):

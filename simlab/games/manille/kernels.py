@@ -234,6 +234,10 @@ def _setup(knobs: ManilleKnobs, policies: tuple[str, ...]):
 
 def run_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
+    if knobs.variant != "classic":
+        from simlab.games.manille.variant_kernels import run_variant_deals
+
+        return run_variant_deals(knobs, policies, seed, start, count, record_hands)
     pol, kv, rules, tb = _setup(knobs, policies)
     rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, pol, kv, rules, tb,
                                       record_hands)
@@ -244,5 +248,9 @@ def run_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: 
 
 def run_matches(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
+    if knobs.variant != "classic":
+        from simlab.games.manille.variant_kernels import run_variant_matches
+
+        return run_variant_matches(knobs, policies, seed, start, count)
     pol, kv, rules, tb = _setup(knobs, policies)
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules, tb))

@@ -8,13 +8,11 @@ questions in ``questions.py``. The classic game's only decision is the card to p
 Seats 0..3 clockwise; seats 0 and 2 are team 0, seats 1 and 3 team 1; the player on
 the dealer's left is ``dealer + 1``.
 
-Only the classic game is implemented, so ``balance_metrics`` answers the catalogue's
-balance questions 1-3 (dealer edge, must-overplay, length); questions 4-8 are about the
-enchères, folle, à deux, belge and à trois variants and are left out until they exist.
-The variants of the catalogue (belge, coinchée, enchères, folle, trois, deux) will arrive
-behind the ``variant`` knob: the deal is split into phases (``deal``, ``choose_trump``,
-``play_card``, ``score_deal``) so a variant replaces one phase (trump choice, scoring, who
-plays which hand) and keeps the others.
+This file is the classic game. The catalogue's variants (knob ``variant``: belge,
+coinchée, enchères, folle, trois, deux) are in ``variants.py``: they reuse this file's
+deck, tables, ``play_card`` and ``score_deal`` and replace one phase each (who deals what,
+how trump is fixed, who may contre or bid, who plays which hand, how a deal is marked).
+The classic game's rows never go through ``variants.py``.
 
 A deal is a small int64 vector (``S_*`` slots below) with hands and card sets as 32-bit
 masks; a move is a card id. ``legal_moves``/``legal_cards_now`` list what the player to
@@ -62,20 +60,26 @@ STRENGTH = DECK.table({"7": 0, "8": 1, "9": 2, "J": 3, "Q": 4, "K": 5, "A": 6, "
 POINTS = DECK.table({"7": 0, "8": 0, "9": 0, "J": 1, "Q": 2, "K": 3, "A": 4, "10": 5})
 
 ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
-VARIANTS = ("classic",)
-V_CLASSIC = 0
+MAX_TRICK_POINT = 100  # the knob's bound: an enchères bid goes up to 60 + 8 * it
+# The catalogue's variants (seed "Variantes"); their rules are in ``variants.py``.
+VARIANTS = ("classic", "belge", "coinchee", "encheres", "folle", "trois", "deux")
+V_CLASSIC, V_BELGE, V_COINCHEE, V_ENCHERES, V_FOLLE, V_TROIS, V_DEUX = range(7)
 
 
 # --- knobs --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ManilleKnobs(Knobs):
-    variant: str = knob("classic", "which Manille: the classic game (turned trump card, "
-                        "fixed partnerships); the catalogue's variants come later",
-                        choices=VARIANTS)
+    variant: str = knob("classic", "which Manille: classic (turned trump card, fixed "
+                        "partnerships), belge (no trick points, trump or Sans-Atout announced, "
+                        "contre), coinchee (trump or SA chosen, coinche), encheres (auction, "
+                        "one against three), folle (take as few points as possible), trois "
+                        "(one player with the dummy against two), deux (each player with a "
+                        "dummy); see variants.py", choices=VARIANTS)
     target: int = knob(100, "a team reaching this total wins the match (the seed lists 50, "
                        "100, 150 or 200)", lo=1, hi=100000)
     trick_point: int = knob(1, "points per trick won, on top of the card points (1 makes "
-                            "the 68-point deal)", lo=0, hi=100)
+                            "the 68-point deal; belge: always 0, its 60-point deal)",
+                            lo=0, hi=MAX_TRICK_POINT)
     mark: str = knob("excess", "what the deal winner marks: its points over half the deal "
                      "(excess, e.g. 48 -> 14) or all its points (full); not stated in the "
                      "seed", choices=("excess", "full"))
@@ -99,6 +103,37 @@ class ManilleKnobs(Knobs):
         "tricks in the order they were won, cut once by the player on the dealer's right, "
         "which correlates the hands); a deal-level run is a row of first deals and "
         "ignores it", seed_value=False)
+    # --- the variants' own knobs (variants.py) ---
+    belge_deals: int = knob(20, "belge: deals in a match (the seed's 20: each team "
+                            "announces in half of them); the higher total wins", lo=2, hi=1000)
+    belge_sa_required: int = knob(1, "belge: Sans-Atout announcements each team must make "
+                                  "in its deals of a match (the seed: at least one); the "
+                                  "last ones are forced", lo=0, hi=500)
+    belge_tie_doubles: bool = knob(True, "belge: a 30-30 deal makes the next deal count "
+                                   "double (seed)")
+    contre: bool = knob(True, "belge, coinchee: the opponents may contre (coinche) the "
+                        "announced trump")
+    surcontre: bool = knob(True, "belge, coinchee: the announcing team may surcontre a "
+                           "contre (the seed's belge; borrowed by coinchee per the catalogue)")
+    contre_multiplier: int = knob(2, "belge, coinchee: what a contre multiplies the deal's "
+                                  "marks by (whoever wins)", lo=1, hi=4)
+    surcontre_multiplier: int = knob(4, "belge, coinchee: what a surcontre multiplies the "
+                                     "deal's marks by", lo=1, hi=8)
+    min_bid: int = knob(20, "encheres: the lowest bid (points the bidder expects to take "
+                        "alone, cards + tricks)", lo=1, hi=68)
+    fail_mode: str = knob("share", "encheres: a failed bid: the bid is shared among the "
+                          "three others, each marking ceil(bid / 3) (share); each of them "
+                          "marks the bid (each_full); the bidder marks minus the bid "
+                          "(bidder_minus)", choices=("share", "each_full", "bidder_minus"))
+    folle_allow_sa: bool = knob(True, "folle: the dealer may name no trump (the catalogue's "
+                                "'short suit or none'; the seed only says 'fixe l'atout')",
+                                seed_value=False)
+    dummy_exposure: str = knob("face_up", "trois: the dummy's 8 cards lie face up "
+                               "(face_up), or as in deux: 4 face down under 4 face up, "
+                               "turned when uncovered (half_hidden)",
+                               choices=("face_up", "half_hidden"))
+    deux_target: int = knob(44, "deux: a player reaching this total wins the match (the "
+                            "seed: 'jouée généralement en 44 points')", lo=1, hi=100000)
     max_deals: int = knob(1000, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=100000)
     # heuristic policy
@@ -107,14 +142,40 @@ class ManilleKnobs(Knobs):
                                "points (only matters with must_overplay_in_suit=false: "
                                "otherwise every chance to win a trick is an obligation)",
                                lo=0, hi=100, policy=True)
+    # heuristic decisions of the variants (variant_players.py), in points of the
+    # heuristic's estimate of what a hand takes (``hand_value``)
+    choose_pass_below: int = knob(14, "belge, coinchee heuristic: the dealer passes the "
+                                  "trump choice to his partner when his best estimate is "
+                                  "below this", lo=0, hi=100, policy=True)
+    sans_atout_min: int = knob(24, "belge, coinchee heuristic: announce Sans-Atout when no "
+                               "trump improves the estimate and it reaches this",
+                               lo=0, hi=200, policy=True)
+    contre_min: int = knob(40, "belge, coinchee heuristic: an opponent contres when his "
+                           "estimate plus an average partner's share (17) reaches this "
+                           "(the catalogue's 40)", lo=0, hi=200, policy=True)
+    surcontre_min: int = knob(38, "belge, coinchee heuristic: the announcer's partner "
+                              "surcontres when his estimate plus an average partner's share "
+                              "reaches this", lo=0, hi=200, policy=True)
+    bid_percent: int = knob(90, "encheres heuristic: bid up to this percentage of the "
+                            "hand's estimate (the catalogue's 90 %)", lo=1, hi=300,
+                            policy=True)
     # search policy (players.py)
     search_worlds: int = search.worlds_knob(32)
     search_rollouts: int = search.rollouts_knob(1)
+    oracle_team: int = knob(-1, "search player: the seats of this team (0: seats 0 and 2, "
+                            "1: seats 1 and 3; enchères: 0 the taker, 1 the defence; folle: "
+                            "that seat; -1 none) search the true deal instead of sampled "
+                            "worlds: perfect information (catalogue question 6, à deux)",
+                            lo=-1, hi=1, policy=True)
 
 
 # Knob vector layout for the kernels (plain ints keep the kernels' signature stable).
 (K_VARIANT, K_TARGET, K_TRICK_POINT, K_MARK_FULL, K_TWO_IN_A_ROW, K_MAX_DEALS, K_WIN_MIN,
- K_WORLDS, K_ROLLOUTS, K_RESHUFFLE, N_K) = range(11)
+ K_WORLDS, K_ROLLOUTS, K_RESHUFFLE, K_BELGE_DEALS, K_BELGE_SA, K_TIE_DOUBLES, K_CONTRE,
+ K_SURCONTRE, K_CONTRE_MULT, K_SURCONTRE_MULT, K_MIN_BID, K_FAIL_MODE, K_FOLLE_SA,
+ K_HALF_HIDDEN, K_DEUX_TARGET, K_PASS_BELOW, K_CONTRE_MIN, K_SURCONTRE_MIN, K_BID_PERCENT,
+ K_ORACLE, K_SA_MIN, N_K) = range(29)
+FAIL_MODES = ("share", "each_full", "bidder_minus")
 
 
 def _vector(k: ManilleKnobs) -> np.ndarray:
@@ -129,6 +190,24 @@ def _vector(k: ManilleKnobs) -> np.ndarray:
     v[K_WORLDS] = k.search_worlds
     v[K_ROLLOUTS] = k.search_rollouts
     v[K_RESHUFFLE] = k.reshuffle_each_deal
+    v[K_BELGE_DEALS] = k.belge_deals
+    v[K_BELGE_SA] = k.belge_sa_required
+    v[K_TIE_DOUBLES] = k.belge_tie_doubles
+    v[K_CONTRE] = k.contre
+    v[K_SURCONTRE] = k.surcontre
+    v[K_CONTRE_MULT] = k.contre_multiplier
+    v[K_SURCONTRE_MULT] = k.surcontre_multiplier
+    v[K_MIN_BID] = k.min_bid
+    v[K_FAIL_MODE] = FAIL_MODES.index(k.fail_mode)
+    v[K_FOLLE_SA] = k.folle_allow_sa
+    v[K_HALF_HIDDEN] = k.dummy_exposure == "half_hidden"
+    v[K_DEUX_TARGET] = k.deux_target
+    v[K_PASS_BELOW] = k.choose_pass_below
+    v[K_CONTRE_MIN] = k.contre_min
+    v[K_SURCONTRE_MIN] = k.surcontre_min
+    v[K_BID_PERCENT] = k.bid_percent
+    v[K_ORACLE] = k.oracle_team
+    v[K_SA_MIN] = k.sans_atout_min
     return v
 
 
@@ -141,10 +220,13 @@ def rules_for(k: ManilleKnobs) -> np.ndarray:
     its partner exemption are those of ``must_overplay_in_suit`` and
     ``partner_overplay_exempt``."""
     partner = PARTNER_ANY if k.partner_exception == "any_partner" else PARTNER_LEADER_ONLY
-    return make_rules(must_trump=True, partner_exempt=partner, must_overtrump=True,
-                      undertrump=False, overtrump_partner=False,
+    # Enchères, seed: the defenders "ne sont pas obligés de monter ni de couper sur les
+    # cartes de leur collègue": no overplay nor trump while a fellow defender wins.
+    encheres = k.variant == "encheres"
+    return make_rules(must_trump=True, partner_exempt=PARTNER_ANY if encheres else partner,
+                      must_overtrump=True, undertrump=False, overtrump_partner=False,
                       must_beat_led=k.must_overplay_in_suit,
-                      beat_led_partner_exempt=k.partner_overplay_exempt,
+                      beat_led_partner_exempt=k.partner_overplay_exempt or encheres,
                       raise_trump_lead=False)
 
 
@@ -159,7 +241,11 @@ def tables(knobs: ManilleKnobs | None = None) -> TrickTables:
 N_DEAL_COLS = 22
 
 
-def deal_columns(_: ManilleKnobs | None = None) -> list[Column]:
+def deal_columns(knobs: ManilleKnobs | None = None) -> list[Column]:
+    if knobs is not None and knobs.variant != "classic":
+        from simlab.games.manille.variants import variant_deal_columns
+
+        return variant_deal_columns(knobs.variant)[0]
     cols = [Column("deal"), Column("dealer"),
             Column("annulled", BOOL, help="the deal is annulled: 34-34 (le tour est "
                    "annulé; renonce is not simulated)")]
@@ -184,7 +270,11 @@ def deal_columns(_: ManilleKnobs | None = None) -> list[Column]:
 N_MATCH_COLS = 13
 
 
-def match_columns(_: ManilleKnobs | None = None) -> list[Column]:
+def match_columns(knobs: ManilleKnobs | None = None) -> list[Column]:
+    if knobs is not None and knobs.variant != "classic":
+        from simlab.games.manille.variants import variant_match_columns
+
+        return variant_match_columns(knobs.variant)[0]
     cols = [Column("match"), Column("first_dealer"),
             Column("winner", help="team 0/1, -1 if capped"), Column("n_deals")]
     cols += [Column(f"final_score_s{i}") for i in range(4)]

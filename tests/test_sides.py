@@ -185,7 +185,7 @@ def test_belote_positions_over_played_deals():
     assert pos[0].value + pos[1].value + ties.value == pytest.approx(1.0, abs=1e-12)
     thrown = ms["balance.thrown_in"].estimate
     assert thrown.value == pytest.approx(1 - played.height / f.height, abs=1e-12)
-    assert abs(thrown.value - ties.value) > 0.2  # "ties" are not "nobody takes"
+    assert abs(thrown.value - ties.value) > 0.05  # "ties" are not "nobody takes"
     assert "played deals" in ms["dealer_pos.win.0"].title
 
 

@@ -94,11 +94,11 @@ class BeloteKnobs(Knobs):
     max_deals: int = knob(2000, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=100000)
     # heuristic policy
-    take_threshold_1: int = knob(7, "heuristic: take the turned suit in round 1 when the "
+    take_threshold_1: int = knob(6, "heuristic: take the turned suit in round 1 when the "
                                  "trump strength S >= this (S = 4 J + 3 9 + 2 A + 1 per "
                                  "other trump + 1 per side ace, turned card included)",
                                  lo=0, hi=40, policy=True)
-    take_threshold_2: int = knob(8, "heuristic: take the best other suit in round 2 when "
+    take_threshold_2: int = knob(7, "heuristic: take the best other suit in round 2 when "
                                  "its S >= this", lo=0, hi=40, policy=True)
     win_min_points: int = knob(5, "heuristic: before the last seat, win a trick only when "
                                "it would hold at least this many points", lo=0, hi=200,

@@ -1,0 +1,1007 @@
+"""Bésigue rubicon, japonais (128 cards) and chinois (192 cards): the rulebook.
+
+Seed: heading "# Bésigues rubicon : Chinois et Japonais" (seed file lines 66-258);
+catalogue ``besigue.md``. Read top to bottom like the rulebook; who decides what is in
+``players.py``, the batch kernels in ``kernels.py``, the balance questions in
+``questions.py``.
+
+Two seats: 0 and 1; the dealer's opponent (``1 - dealer``) leads first (seed 5.1).
+
+Cards. A *card type* is ``t = suit * 8 + r`` with ``r`` in the natural deck order
+7, 8, 9, 10, J, Q, K, A (``simlab.decks`` RANKS_32); the japonais has 4 physical copies
+of each type, the chinois 6. Identical copies are interchangeable for every rule but
+one, "the first one played wins a tie" (seed 5.1), which ``trick_winner`` applies. A
+player holds at most 9 (12) cards *including* the ones laid on the table (seed 5.1: the
+melds "appartiennent toujours à la main"), so each seat's cards live in ``HMAX`` slots
+(``S_TY``: type or -1, ``S_TAB``: 1 when laid on the table) and each meld standing on the
+table is an entry (``S_MK`` kind, ``S_MM`` bit mask of the slots it uses). The stock is the
+shuffled deck as card types (``S_DECK``), drawn from ``S_STOCK_POS``.
+
+A deal is a flat int64 vector (``S_*`` slots). Phases: a trick lead, the reply, the
+trick winner's declaration (draw phase only), the brisques request at the end, done.
+Moves: a slot index (card play), a declaration code (``M_*``), or 0/1 (request).
+``legal_moves`` lists what the seat to move (``S_TO_MOVE``) may do, ``apply_move`` does
+it; ``deal_outcome`` scores a finished deal.
+
+Readings and simplifications (each where the rule is coded):
+
+* crossed melds (seed 5.1: several laid at once, one scored, the others "suspendues")
+  are laid one per trick won instead: a meld crossing a standing one (sharing a card
+  with it, another kind) is simply declared on a later turn with its other cards from
+  the hand, which scores the same points over the same turns; there is no suspended
+  state. Laying several at once only differs when the later meld would be made of tabled
+  cards alone, which ``card_from_hand`` (catalogue #4) forbids anyway;
+* a declaration takes canonical copies of identical cards (``meld_cards``) and fours take
+  their suits by the same preference, so the player chooses the meld, not the copies;
+* a meld may reuse any tabled card of another kind (a sequence may grow from a standing
+  marriage), never one of a standing meld of its own kind ("tant que le premier Mariage
+  est sur la table", 10.2); once a meld is broken its cards are free again, so a four or
+  a sequence may be re-formed with a new card from the hand (10.2 says so for fours);
+* a third marriage laid beside two standing ones of the suit scores the double again;
+* the cut guess is the target for every policy (the lift's mode); faults (seed 8) are
+  not simulated; "cartes blanches" are always declared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simlab import rng, search
+from simlab.decks import get_deck
+from simlab.jit import hot
+from simlab.knobs import Knobs, SimlabError, knob
+
+# --- cards ----------------------------------------------------------------------------
+# The Game's deck is the 192-card one: recorded hands use ids ``type * 6 + copy`` in
+# both sizes (the labels only depend on the type).
+DECK = get_deck("192")
+LABEL_COPIES = 6
+N_TYPES = 32
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+R7, R8, R9, R10, RJ, RQ, RK, RA = range(8)
+# Seed 4: "7, 8, 9, Valet, Dame, Roi, 10, As" in every suit, trump included.
+STRENGTH = np.array([0, 1, 2, 6, 3, 4, 5, 7], dtype=np.int64)  # by r
+QUEEN_SPADES = SPADES * 8 + RQ  # the Bésigue: Dame de Pique + Valet de Carreau (seed 6)
+JACK_DIAMONDS = DIAMONDS * 8 + RJ
+FIGURES = (RJ, RQ, RK)  # "cartes blanches": no figure in hand (seed 3.1)
+
+HMAX = 12  # slots per seat: the chinois hand
+MAXM = 24  # melds standing per seat (far more than 12 cards can hold in practice)
+DECK_MAX = 192
+
+VARIANTS = ("japonais", "chinois")
+# per variant: copies, hand size, cut target, cartes blanches, last trick, Rubicon, target
+VARIANT_TABLE = {"japonais": (4, 9, 18, 50, 50, 1000, 5000),
+                 "chinois": (6, 12, 24, 250, 250, 3000, 10000)}
+
+
+# --- knobs --------------------------------------------------------------------------
+def _auto(help_: str, hi: int) -> int:
+    return knob(-1, help_ + " (-1: the variant's value)", lo=-1, hi=hi)
+
+
+@dataclass(frozen=True)
+class BesigueKnobs(Knobs):
+    variant: str = knob("japonais", "japonais: 4 packs, 128 cards, hands of 9; chinois: 6 "
+                        "packs, 192 cards, hands of 12 (seed 1)", choices=VARIANTS)
+    # the deal (seed 3)
+    cut_exact_bonus: int = knob(250, "dealer's bonus when his lifted pile holds exactly "
+                                "18 (24) cards", lo=0, hi=100_000)
+    guess_exact_bonus: int = knob(150, "non-dealer's bonus for guessing the pile's size "
+                                  "exactly", lo=0, hi=100_000)
+    cut_noise_sd: float = knob(2.0, "simulation only: spread of the dealer's lift around "
+                               "the target, in cards (a centred binomial of this standard "
+                               "deviation; 0: always exact)", lo=0.0, hi=4.0)
+    cartes_blanches_bonus: int = _auto("bonus for a hand without J, Q or K (50 J / 250 C)",
+                                       100_000)
+    # scoring (seed 4, 5.2, 7)
+    last_trick_bonus: int = _auto("bonus for the last trick (50 J / 250 C)", 100_000)
+    brisque_value: int = knob(10, "points of a 10 or an Ace won, when brisques are counted",
+                              lo=0, hi=1000)
+    rubicon: int = _auto("Rubicon: a deal total below it is 'rubiconed' (1000 J / 3000 C)",
+                         1_000_000)
+    rubicon_fail_bonus: int = knob(1000, "winner's bonus (+ the sum of both totals) when "
+                                   "the loser misses the Rubicon", lo=0, hi=100_000)
+    normal_win_bonus: int = knob(500, "winner's bonus (+ the difference) when both reach "
+                                 "the Rubicon", lo=0, hi=100_000)
+    round_down_to: int = knob(100, "the winner's points are rounded down to a multiple of "
+                              "this", lo=1, hi=10_000)
+    match_target: int = _auto("a player reaching this many points wins the match (5000 J "
+                              "/ 10000 C)", 1_000_000)
+    clean_table_rule: bool = knob(True, "after a declaration every card a player has on "
+                                  "the table must belong to a meld (seed 5.1)")
+    sequence_reform: bool = knob(True, "a broken sequence's cards may make a new sequence "
+                                 "with a card from the hand, as a four is re-formed (seed "
+                                 "10.2 says so for fours only; false: a card once in a "
+                                 "sequence never makes another)")
+    card_from_hand: bool = knob(True, "a declaration lays at least one card from the hand "
+                                "(catalogue #4; the seed does not say: false lets tabled "
+                                "cards of other melds form a new meld alone)", seed_value=False)
+    # meld values (seed 6)
+    marriage: int = knob(20, "marriage (K + Q of a suit)", lo=0, hi=100_000)
+    double_marriage: int = knob(80, "double marriage (a parallel second marriage)",
+                                lo=0, hi=100_000)
+    royal_marriage: int = knob(40, "royal marriage (trump K + Q)", lo=0, hi=100_000)
+    double_royal_marriage: int = knob(160, "double royal marriage", lo=0, hi=100_000)
+    besigue: int = knob(40, "Bésigue (Q♠ + J♦)", lo=0, hi=100_000)
+    double_besigue: int = knob(500, "double Bésigue", lo=0, hi=100_000)
+    triple_besigue: int = knob(1500, "triple Bésigue", lo=0, hi=100_000)
+    quad_besigue: int = knob(4500, "quadruple Bésigue", lo=0, hi=100_000)
+    four_jacks: int = knob(40, "four Jacks", lo=0, hi=100_000)
+    four_queens: int = knob(60, "four Queens", lo=0, hi=100_000)
+    four_kings: int = knob(80, "four Kings", lo=0, hi=100_000)
+    four_aces: int = knob(100, "four Aces", lo=0, hi=100_000)
+    sequence: int = knob(150, "sequence J Q K 10 A of a suit", lo=0, hi=100_000)
+    royal_sequence: int = knob(250, "sequence in trump", lo=0, hi=100_000)
+    four_trump_jacks: int = knob(400, "chinois: four trump Jacks", lo=0, hi=100_000)
+    four_trump_queens: int = knob(600, "chinois: four trump Queens", lo=0, hi=100_000)
+    four_trump_kings: int = knob(800, "chinois: four trump Kings", lo=0, hi=100_000)
+    four_trump_tens: int = knob(900, "chinois: four trump 10s", lo=0, hi=100_000)
+    four_trump_aces: int = knob(1000, "chinois: four trump Aces", lo=0, hi=100_000)
+    max_deals: int = knob(200, "match safety cap on deals (a capped match has winner -1)",
+                          lo=1, hi=10_000)
+    # policies (players.py)
+    chase_melds: int = knob(3, "heuristic: seats that chase declarations, a bit per seat "
+                            "(1: seat 0, 2: seat 1, 3: both): in the draw phase they play the "
+                            "card whose trick, if won, opens the best declaration; the others "
+                            "only shed their least useful card (meld-blind)", lo=0, hi=3,
+                            policy=True)
+    search_stock: int = knob(12, "search player: searches the draw phase too once the stock "
+                             "holds at most this many cards (0: only the end phase, where "
+                             "nothing is hidden; before that it plays the heuristic)",
+                             lo=0, hi=192, policy=True)
+    search_worlds: int = search.worlds_knob(4)
+    search_rollouts: int = search.rollouts_knob(1)
+
+    def values(self) -> tuple[int, ...]:
+        """(copies, hand, cut target, blanches, last trick, Rubicon, target), the
+        variant's table with the knobs' overrides."""
+        c, h, cut, bl, last, rub, tgt = VARIANT_TABLE[self.variant]
+        def pick_(x: int, default: int) -> int:
+            return default if x < 0 else x
+
+        return (c, h, cut, pick_(self.cartes_blanches_bonus, bl),
+                pick_(self.last_trick_bonus, last), pick_(self.rubicon, rub),
+                pick_(self.match_target, tgt))
+
+    def check(self) -> None:
+        if self.match_target == 0:
+            raise SimlabError("knob 'match_target'=0 ends a match before it starts; "
+                              "allowed: -1 (the variant's) or 1 to 1000000")
+        if self.variant == "japonais" and self.changed().keys() & {
+                "four_trump_jacks", "four_trump_queens", "four_trump_kings",
+                "four_trump_tens", "four_trump_aces"}:
+            raise SimlabError("knobs four_trump_* only exist in the chinois; set "
+                              "variant=chinois")
+
+
+# Knob vector layout (plain ints keep the kernels' signature stable).
+(K_COPIES, K_HAND, K_CUT_TARGET, K_CUT_COINS, K_CUT_BONUS, K_GUESS_BONUS, K_BLANCHES,
+ K_LAST, K_BRISQUE, K_RUBICON, K_FAIL_BONUS, K_WIN_BONUS, K_ROUND, K_TARGET, K_CLEAN,
+ K_CHINOIS, K_MAR, K_DMAR, K_RMAR, K_DRMAR, K_BES, K_CAR, K_SEQ, K_RSEQ, K_TCAR,
+ K_MAX_DEALS, K_CHASE, K_WORLDS, K_ROLLOUTS, K_SEARCH_STOCK, K_FROM_HAND, K_SEQ_REFORM) = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24, 28, 29,
+    30, 35, 36, 37, 38, 39, 40, 41)
+N_K = 42
+# K_BES .. +3: Bésigue ladder 1..4; K_CAR .. +3: four J, Q, K, A; K_TCAR .. +4: four trump
+# J, Q, K, 10, A (chinois).
+
+
+def _vector(k: BesigueKnobs) -> np.ndarray:
+    copies, hand, cut, blanches, last, rubicon, target = k.values()
+    v = np.zeros(N_K, dtype=np.int64)
+    v[K_COPIES], v[K_HAND], v[K_CUT_TARGET] = copies, hand, cut
+    # a centred binomial of 2n fair coins has variance n / 2: n = 2 sd^2, rounded
+    v[K_CUT_COINS] = 2 * int(round(2 * k.cut_noise_sd ** 2))
+    v[K_CUT_BONUS], v[K_GUESS_BONUS], v[K_BLANCHES] = k.cut_exact_bonus, k.guess_exact_bonus, blanches
+    v[K_LAST], v[K_BRISQUE], v[K_RUBICON] = last, k.brisque_value, rubicon
+    v[K_FAIL_BONUS], v[K_WIN_BONUS], v[K_ROUND] = (k.rubicon_fail_bonus, k.normal_win_bonus,
+                                                   k.round_down_to)
+    v[K_TARGET], v[K_CLEAN], v[K_CHINOIS] = target, k.clean_table_rule, k.variant == "chinois"
+    v[K_MAR], v[K_DMAR], v[K_RMAR], v[K_DRMAR] = (k.marriage, k.double_marriage,
+                                                  k.royal_marriage, k.double_royal_marriage)
+    v[K_BES:K_BES + 4] = [k.besigue, k.double_besigue, k.triple_besigue, k.quad_besigue]
+    v[K_CAR:K_CAR + 4] = [k.four_jacks, k.four_queens, k.four_kings, k.four_aces]
+    v[K_SEQ], v[K_RSEQ] = k.sequence, k.royal_sequence
+    v[K_TCAR:K_TCAR + 5] = [k.four_trump_jacks, k.four_trump_queens, k.four_trump_kings,
+                            k.four_trump_tens, k.four_trump_aces]
+    v[K_MAX_DEALS], v[K_CHASE] = k.max_deals, k.chase_melds
+    v[K_WORLDS], v[K_ROLLOUTS] = k.search_worlds, k.search_rollouts
+    v[K_SEARCH_STOCK] = k.search_stock
+    v[K_FROM_HAND] = k.card_from_hand
+    v[K_SEQ_REFORM] = k.sequence_reform
+    return v
+
+
+# --- the state of a deal ----------------------------------------------------------------
+P_LEAD, P_FOLLOW, P_DECLARE, P_REQUEST, P_DONE = range(5)
+(S_PHASE, S_DEALER, S_TO_MOVE, S_PLY, S_LEADER, S_LED, S_TRUMP, S_STOCK_POS, S_N_CARDS,
+ S_END_PHASE, S_TRICK_NO, S_LAST_WINNER, S_REQUESTED, S_LIFT, S_TIE, S_COUNTED,
+ S_WINNER, S_TRUMP_BY) = range(18)
+_PER = 18  # per-seat counters, 2 slots each, from here
+(S_TOTAL, S_MELD_PTS, S_BES_PTS, S_BES_MAX, S_BRISQUES, S_TRICKS, S_BLANCHES, S_CUT,
+ S_N_MELDS, S_MARKS, S_MAR_PTS, S_CAR_PTS, S_SEQ_PTS, S_FINAL, S_SEQ_USED) = (
+    _PER + 2 * i for i in range(15))
+# S_SEQ_USED: per seat, the slots whose card has been in a sequence (knob sequence_reform)
+S_GONE = _PER + 30  # 32 slots: cards played to tricks, per type (public)
+S_TY = S_GONE + N_TYPES  # 2 * HMAX: each seat's card slots (type or -1)
+S_TAB = S_TY + 2 * HMAX  # 2 * HMAX: 1 = laid on the table
+S_MK = S_TAB + 2 * HMAX  # 2 * MAXM: kind of each standing meld (-1 = none)
+S_MM = S_MK + 2 * MAXM  # 2 * MAXM: slot mask of each standing meld
+S_DECK = S_MM + 2 * MAXM  # DECK_MAX: the shuffled deck as types; the stock from S_STOCK_POS
+N_STATE = S_DECK + DECK_MAX
+
+# Kinds of standing melds. REMNANT: the K + Q left on the table by a broken sequence
+# (seed 10.2: not a marriage, but "considérées comme une combinaison valable").
+KIND_MAR, KIND_BES, KIND_CAR, KIND_SEQ, KIND_REM = 0, 4, 5, 14, 18  # MAR/SEQ/REM + suit
+# KIND_CAR + 0..4: fours of J, Q, K, 10, A (the 10s only as the chinois trump four)
+CARRE_RANKS = np.array([RJ, RQ, RK, R10, RA], dtype=np.int64)
+
+# Declaration moves (phase P_DECLARE). The cards a code uses are chosen by
+# ``meld_cards`` (the laws let a player pick any identical copies; the choice is
+# canonical: tabled cards the clean-table rule needs first, then cards already in
+# another meld, then cards from the hand).
+M_PASS = 0
+M_MAR = 1  # + 2 * suit + (n - 1): lay n = 1 or 2 marriages of the suit
+M_BES = 9  # + (n - 1): lay n = 1..4 Bésigues
+M_CAR = 13  # + 0..3: four J, Q, K, A (any suits, seed 6; catalogue #11)
+M_TCAR = 17  # + 0..4: chinois, four trump J, Q, K, 10, A
+M_SEQ = 22  # + suit
+N_DECLARE = 26
+MAX_MOVES = 32
+NO, REQUEST = 0, 1  # phase P_REQUEST
+
+
+@hot
+def suit_of(t: int) -> int:
+    return t // 8
+
+
+@hot
+def rank_of(t: int) -> int:
+    return t % 8
+
+
+@hot
+def ty(state: np.ndarray, p: int, i: int) -> int:
+    return state[S_TY + p * HMAX + i]
+
+
+@hot
+def tabled(state: np.ndarray, p: int, i: int) -> bool:
+    return state[S_TAB + p * HMAX + i] != 0
+
+
+@hot
+def n_held(state: np.ndarray, p: int) -> int:
+    n = 0
+    for i in range(HMAX):
+        n += ty(state, p, i) >= 0
+    return n
+
+
+@hot
+def stock_left(state: np.ndarray) -> int:
+    return state[S_N_CARDS] - state[S_STOCK_POS]
+
+
+# --- the deal (seed 3) ------------------------------------------------------------------
+@hot
+def cut_lift(st: np.uint64, kv: np.ndarray) -> tuple[np.uint64, int]:
+    """The dealer's lift: the target plus a centred binomial of ``K_CUT_COINS`` coins
+    (catalogue ambiguity #1: a dexterity act modelled as noise; its mode is the target)."""
+    lift = kv[K_CUT_TARGET] - kv[K_CUT_COINS] // 2
+    for _ in range(kv[K_CUT_COINS]):
+        st, x = rng.next_u64(st)
+        lift += np.int64(x >> np.uint64(63))
+    return st, lift
+
+
+@hot
+def deal(state: np.ndarray, deck: np.ndarray, dealer: int, lift: int, kv: np.ndarray) -> None:
+    """Deal from ``deck`` (card types, shuffled): hand_size cards each, by packets of 3
+    from the non-dealer (seed 3: "par groupes de 1 ou de 3"; the pile's size only
+    decides the bonuses, the hands are the top cards either way); the rest is the stock.
+    Cut bonuses (seed 3): pile exactly the target -> dealer +250; the non-dealer guesses
+    the target (the lift's mode; every policy does) and scores +150 when right."""
+    for i in range(N_STATE):
+        state[i] = 0
+    n_cards = 32 * kv[K_COPIES]
+    hand = kv[K_HAND]
+    for i in range(n_cards):
+        state[S_DECK + i] = deck[i]
+    for i in range(2 * HMAX):
+        state[S_TY + i] = -1
+    for j in range(2 * MAXM):
+        state[S_MK + j] = -1
+    state[S_DEALER] = dealer
+    state[S_N_CARDS] = n_cards
+    pos = 0
+    filled = 0
+    while filled < hand:
+        for k in range(2):
+            p = (dealer + 1 + k) % 2
+            for j in range(3):
+                if filled + j < hand:
+                    state[S_TY + p * HMAX + filled + j] = deck[pos]
+                    pos += 1
+        filled += 3
+    state[S_STOCK_POS] = pos
+    state[S_LIFT] = lift
+    guess = kv[K_CUT_TARGET]
+    if lift == kv[K_CUT_TARGET]:
+        credit(state, dealer, S_CUT, kv[K_CUT_BONUS])
+    if lift == guess:
+        credit(state, 1 - dealer, S_CUT, kv[K_GUESS_BONUS])
+    state[S_TRUMP] = -1
+    state[S_TRUMP_BY] = -1
+    state[S_LED] = -1
+    state[S_LAST_WINNER] = -1
+    state[S_REQUESTED] = -1
+    state[S_WINNER] = -1
+    for p in range(2):
+        cartes_blanches(state, (dealer + 1 + p) % 2, kv)
+    state[S_LEADER] = 1 - dealer  # seed 5.1: the dealer's opponent leads first
+    state[S_TO_MOVE] = 1 - dealer
+    state[S_PHASE] = P_LEAD
+
+
+@hot
+def credit(state: np.ndarray, p: int, counter: int, points: int) -> None:
+    """Add ``points`` to seat p's running total and to one of its counters."""
+    state[S_TOTAL + p] += points
+    state[counter + p] += points
+
+
+@hot
+def cartes_blanches(state: np.ndarray, p: int, kv: np.ndarray) -> None:
+    """Seed 3.1: no figure (J, Q, K) in the hand -> +50 (250); scored again after each
+    draw while still true (checked after the deal and after each draw-phase draw,
+    catalogue #13; always declared: showing the hand costs nothing a bot tracks)."""
+    for i in range(HMAX):
+        t = ty(state, p, i)
+        if t >= 0 and (rank_of(t) == RJ or rank_of(t) == RQ or rank_of(t) == RK):
+            return
+    credit(state, p, S_BLANCHES, kv[K_BLANCHES])
+
+
+# --- card play (seed 5.1, 5.2) ------------------------------------------------------------
+@hot
+def beats(b: int, a: int, trump: int) -> bool:
+    """Does ``b``, played second, beat the led ``a``? The highest trump wins, else the
+    highest card of the led suit; identical cards: the first played wins (seed 5.1)."""
+    sa = suit_of(a)
+    sb = suit_of(b)
+    if sb == sa:
+        return STRENGTH[rank_of(b)] > STRENGTH[rank_of(a)]
+    return trump >= 0 and sb == trump
+
+
+@hot
+def is_brisque(t: int) -> int:
+    return 1 if rank_of(t) == R10 or rank_of(t) == RA else 0
+
+
+@hot
+def legal_cards(state: np.ndarray, out: np.ndarray) -> int:
+    """Slots the seat to move may play. Draw phase: any card, hand or table (seed 5.1).
+    End phase (seed 5.2): the follower must follow suit and beat if able; void, he must
+    trump if he can; otherwise anything. Identical untabled copies are one move."""
+    p = state[S_TO_MOVE]
+    n = 0
+    led = state[S_LED]
+    strict = state[S_END_PHASE] != 0 and state[S_PHASE] == P_FOLLOW
+    need = 0  # 3: higher of the led suit, 2: the led suit, 1: trump, 0: anything
+    if strict:
+        trump = state[S_TRUMP]
+        for i in range(HMAX):
+            t = ty(state, p, i)
+            if t < 0:
+                continue
+            if suit_of(t) == suit_of(led):
+                if STRENGTH[rank_of(t)] > STRENGTH[rank_of(led)]:
+                    need = 3
+                elif need < 2:
+                    need = 2
+            elif trump >= 0 and suit_of(t) == trump and need < 1:
+                need = 1
+    for i in range(HMAX):
+        t = ty(state, p, i)
+        if t < 0:
+            continue
+        if need == 3 and not (suit_of(t) == suit_of(led) and STRENGTH[rank_of(t)] > STRENGTH[rank_of(led)]):
+            continue
+        if need == 2 and suit_of(t) != suit_of(led):
+            continue
+        if need == 1 and suit_of(t) != state[S_TRUMP]:
+            continue
+        dup = False
+        if not tabled(state, p, i):
+            for j in range(i):
+                if ty(state, p, j) == t and not tabled(state, p, j):
+                    dup = True
+                    break
+        if not dup:
+            out[n] = i
+            n += 1
+    return n
+
+
+@hot
+def remove_card(state: np.ndarray, p: int, i: int) -> int:
+    """Take slot i out of seat p's cards; a tabled card breaks the melds it was in. A
+    broken sequence whose K and Q stay on the table leaves them as a remnant (seed
+    10.2). Returns the card's type."""
+    t = ty(state, p, i)
+    if tabled(state, p, i):
+        b = np.int64(1) << i
+        for j in range(MAXM):
+            k = state[S_MK + p * MAXM + j]
+            m = state[S_MM + p * MAXM + j]
+            if k < 0 or m & b == 0:
+                continue
+            state[S_MK + p * MAXM + j] = -1
+            if KIND_SEQ <= k < KIND_SEQ + 4 and (rank_of(t) != RK and rank_of(t) != RQ):
+                s = k - KIND_SEQ
+                rest = np.int64(0)
+                for x in range(HMAX):
+                    if m >> x & 1 and (ty(state, p, x) == s * 8 + RK or ty(state, p, x) == s * 8 + RQ):
+                        rest |= np.int64(1) << x
+                state[S_MK + p * MAXM + j] = KIND_REM + s
+                state[S_MM + p * MAXM + j] = rest
+    state[S_TY + p * HMAX + i] = -1
+    state[S_TAB + p * HMAX + i] = 0
+    state[S_SEQ_USED + p] &= ~(np.int64(1) << i)  # the slot's next card is a new one
+    return t
+
+
+@hot
+def draw(state: np.ndarray, p: int, kv: np.ndarray) -> None:
+    t = state[S_DECK + state[S_STOCK_POS]]
+    state[S_STOCK_POS] += 1
+    for i in range(HMAX):
+        if ty(state, p, i) < 0:
+            state[S_TY + p * HMAX + i] = t
+            break
+    cartes_blanches(state, p, kv)
+
+
+@hot
+def play_card(state: np.ndarray, i: int, kv: np.ndarray) -> None:
+    p = state[S_TO_MOVE]
+    t = remove_card(state, p, i)
+    state[S_GONE + t] += 1
+    state[S_PLY] += 1
+    if state[S_PHASE] == P_LEAD:
+        state[S_LED] = t
+        state[S_PHASE] = P_FOLLOW
+        state[S_TO_MOVE] = 1 - p
+        return
+    led = state[S_LED]
+    w = p if beats(t, led, state[S_TRUMP]) else 1 - p
+    state[S_TRICKS + w] += 1
+    # brisques: the 10s and Aces of the trick (seed 4, 7.1)
+    state[S_BRISQUES + w] += is_brisque(t) + is_brisque(led)
+    state[S_TRICK_NO] += 1
+    state[S_LED] = -1
+    state[S_LEADER] = w
+    state[S_TO_MOVE] = w
+    state[S_LAST_WINNER] = w
+    if state[S_END_PHASE]:
+        if n_held(state, w) == 0:  # the last trick (seed 5.2)
+            credit(state, w, S_FINAL, kv[K_LAST])
+            open_request(state, kv)
+        else:
+            state[S_PHASE] = P_LEAD
+        return
+    # draw phase: the winner may declare (seed 5.1), then both draw
+    if has_declaration(state, w, kv):
+        state[S_PHASE] = P_DECLARE
+    else:
+        end_turn(state, kv)
+
+
+@hot
+def end_turn(state: np.ndarray, kv: np.ndarray) -> None:
+    """Action 3 of a turn (seed 10.1): the winner draws, then the other. When the last
+    two cards are drawn the melds go back to the hands and the end phase begins."""
+    w = state[S_LEADER]
+    draw(state, w, kv)
+    draw(state, 1 - w, kv)
+    if stock_left(state) == 0:
+        state[S_END_PHASE] = 1
+        for i in range(2 * HMAX):
+            state[S_TAB + i] = 0
+        for j in range(2 * MAXM):
+            state[S_MK + j] = -1
+    state[S_PHASE] = P_LEAD
+    state[S_TO_MOVE] = w
+
+
+# --- declarations (seed 5.1, 6, 10.2) --------------------------------------------------------
+@hot
+def meld_index(state: np.ndarray, p: int, i: int, k_lo: int, k_hi: int) -> int:
+    """Index of a standing meld of seat p with kind in [k_lo, k_hi) holding slot i, or -1."""
+    b = np.int64(1) << i
+    for j in range(MAXM):
+        k = state[S_MK + p * MAXM + j]
+        if k_lo <= k < k_hi and state[S_MM + p * MAXM + j] & b:
+            return j
+    return -1
+
+
+@hot
+def kinds_mask(state: np.ndarray, p: int, k_lo: int, k_hi: int) -> np.int64:
+    """The slots of seat p in a standing meld with kind in [k_lo, k_hi)."""
+    m = np.int64(0)
+    for j in range(MAXM):
+        k = state[S_MK + p * MAXM + j]
+        if k_lo <= k < k_hi:
+            m |= state[S_MM + p * MAXM + j]
+    return m
+
+
+@hot
+def covered(state: np.ndarray, p: int, i: int) -> bool:
+    return meld_index(state, p, i, 0, 64) >= 0
+
+
+@hot
+def preference(state: np.ndarray, p: int, i: int, trump: int, cov: np.int64) -> int:
+    """Which copy a declaration takes first: a tabled card no meld covers (the clean-table
+    rule needs it in), a tabled card of another meld (crossing saves hand cards), then a
+    hand card (non-trump first, for fours). ``cov``: the slots some meld covers."""
+    if tabled(state, p, i):
+        return 1 if cov >> i & 1 else 0
+    return 2 + (suit_of(ty(state, p, i)) == trump)
+
+
+@hot
+def pick(state: np.ndarray, p: int, t_lo: int, t_hi: int, t_step: int, need: int,
+         ban_lo: int, ban_hi: int, chosen: np.int64, trump: int, cov: np.int64,
+         extra_ban: np.int64) -> np.int64:
+    """Add ``need`` slots holding a type in range(t_lo, t_hi, t_step), not in a standing
+    meld with kind in [ban_lo, ban_hi) (the same-kind reuse ban) nor in ``extra_ban``, best
+    ``preference`` first; -1 if there are not enough."""
+    banned = kinds_mask(state, p, ban_lo, ban_hi) | extra_ban
+    for _ in range(need):
+        best = -1
+        best_pref = 99
+        for i in range(HMAX):
+            t = ty(state, p, i)
+            if t < t_lo or t >= t_hi or (t - t_lo) % t_step != 0 or chosen >> i & 1:
+                continue
+            if banned >> i & 1:
+                continue
+            pr = preference(state, p, i, trump, cov)
+            if pr < best_pref:
+                best_pref = pr
+                best = i
+        if best < 0:
+            return np.int64(-1)
+        chosen |= np.int64(1) << best
+    return chosen
+
+
+@hot
+def enough_cards(state: np.ndarray, p: int, code: int) -> bool:
+    """A quick necessary condition for ``meld_cards``: seat p holds the card types the
+    declaration needs, in number (most codes fail here, before any bookkeeping)."""
+    if code >= M_MAR and code < M_BES:
+        s = (code - M_MAR) // 2
+        n = (code - M_MAR) % 2 + 1
+        return count_type(state, p, s * 8 + RK, 1) >= n and count_type(state, p, s * 8 + RQ, 1) >= n
+    if code >= M_BES and code < M_CAR:
+        n = code - M_BES + 1
+        return count_type(state, p, QUEEN_SPADES, 1) >= n and count_type(state, p, JACK_DIAMONDS, 1) >= n
+    if code >= M_CAR and code < M_TCAR:
+        return count_type(state, p, CARRE_RANKS[4 if code - M_CAR == 3 else code - M_CAR], 8) >= 4
+    if code >= M_TCAR and code < M_SEQ:
+        trump = state[S_TRUMP]
+        return trump >= 0 and count_type(state, p, trump * 8 + CARRE_RANKS[code - M_TCAR], 1) >= 4
+    s = code - M_SEQ
+    return (count_type(state, p, s * 8 + RJ, 1) > 0 and count_type(state, p, s * 8 + RQ, 1) > 0
+            and count_type(state, p, s * 8 + RK, 1) > 0 and count_type(state, p, s * 8 + R10, 1) > 0
+            and count_type(state, p, s * 8 + RA, 1) > 0)
+
+
+@hot
+def free_entries(state: np.ndarray, p: int) -> int:
+    n = 0
+    for j in range(MAXM):
+        n += state[S_MK + p * MAXM + j] < 0
+    return n
+
+
+@hot
+def count_type(state: np.ndarray, p: int, t: int, step: int) -> int:
+    """Seat p's cards of type t (step 1) or of t's rank in every suit (step 8, t < 8)."""
+    n = 0
+    for i in range(HMAX):
+        x = ty(state, p, i)
+        if x >= 0 and (x == t if step == 1 else x % 8 == t):
+            n += 1
+    return n
+
+
+@hot
+def meld_cards(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> np.int64:
+    """The slots declaration ``code`` lays (canonical copies, see ``preference``), or -1
+    when it cannot be declared now. Rules checked:
+
+    * the cards exist and none is in a standing meld of the same kind: "une carte
+      mariée ne peut être mariée une seconde fois, tant que le premier Mariage est sur la
+      table ... Il en va de même pour les Bésigues" (seed 10.2); a four's cards may join
+      a new four only in the chinois ("un Carré peut être rejoint par une 5e carte");
+    * K + Q of one standing sequence (or its remnant) do not make a marriage (10.2);
+    * at most four Bésigues stand: no quintuple (10.2);
+    * at least one card comes from the hand (catalogue #4, knob ``card_from_hand``);
+    * clean table (5.1): afterwards no tabled card of the seat is outside a meld.
+    """
+    if not enough_cards(state, p, code) or free_entries(state, p) < 4:
+        return np.int64(-1)  # (MAXM entries are never all used in practice: a safety net)
+    trump = state[S_TRUMP]
+    chosen = np.int64(0)
+    cov = kinds_mask(state, p, 0, 64)
+    if code >= M_MAR and code < M_BES:
+        s = (code - M_MAR) // 2
+        n = (code - M_MAR) % 2 + 1
+        chosen = pick(state, p, s * 8 + RK, s * 8 + RK + 1, 1, n, KIND_MAR + s,
+                      KIND_MAR + s + 1, chosen, trump, cov, np.int64(0))
+        if chosen >= 0:
+            chosen = pick(state, p, s * 8 + RQ, s * 8 + RQ + 1, 1, n, KIND_MAR + s,
+                          KIND_MAR + s + 1, chosen, trump, cov, np.int64(0))
+        if chosen >= 0 and n == 1:
+            k_slot = -1
+            q_slot = -1
+            for i in range(HMAX):
+                if chosen >> i & 1:
+                    if ty(state, p, i) == s * 8 + RK:
+                        k_slot = i
+                    else:
+                        q_slot = i
+            j = meld_index(state, p, k_slot, KIND_SEQ + s, KIND_SEQ + s + 1)
+            if j < 0:
+                j = meld_index(state, p, k_slot, KIND_REM + s, KIND_REM + s + 1)
+            if j >= 0 and state[S_MM + p * MAXM + j] >> q_slot & 1:
+                # the K and Q of one sequence: take the Q from elsewhere if possible
+                chosen &= ~(np.int64(1) << q_slot)
+                alt = -1
+                for i in range(HMAX):
+                    if (ty(state, p, i) == s * 8 + RQ and i != q_slot and
+                            meld_index(state, p, i, KIND_MAR + s, KIND_MAR + s + 1) < 0 and
+                            not state[S_MM + p * MAXM + j] >> i & 1):
+                        if alt < 0 or preference(state, p, i, trump, cov) < \
+                                preference(state, p, alt, trump, cov):
+                            alt = i
+                if alt < 0:
+                    return np.int64(-1)
+                chosen |= np.int64(1) << alt
+    elif code >= M_BES and code < M_CAR:
+        n = code - M_BES + 1
+        standing = count_kind(state, p, KIND_BES)
+        if standing + n > 4:
+            return np.int64(-1)
+        chosen = pick(state, p, QUEEN_SPADES, QUEEN_SPADES + 1, 1, n, KIND_BES, KIND_BES + 1,
+                      chosen, trump, cov, np.int64(0))
+        if chosen >= 0:
+            chosen = pick(state, p, JACK_DIAMONDS, JACK_DIAMONDS + 1, 1, n, KIND_BES,
+                          KIND_BES + 1, chosen, trump, cov, np.int64(0))
+    elif code >= M_CAR and code < M_TCAR:
+        ci = 4 if code - M_CAR == 3 else code - M_CAR  # J, Q, K, A -> CARRE_RANKS index
+        r = CARRE_RANKS[ci]
+        # japonais: a four's cards do not make a new four while it stands (re-form it
+        # after playing a member away); chinois: a fifth card joins and scores again
+        ban = 0 if kv[K_CHINOIS] else KIND_CAR + ci
+        chosen = pick(state, p, r, 32, 8, 4, ban, ban + 1 if ban else 0, chosen, trump, cov, np.int64(0))
+    elif code >= M_TCAR and code < M_SEQ:
+        if not kv[K_CHINOIS] or trump < 0:
+            return np.int64(-1)
+        ri = code - M_TCAR
+        t = trump * 8 + CARRE_RANKS[ri]
+        chosen = pick(state, p, t, t + 1, 1, 4, 0, 0, chosen, trump, cov, np.int64(0))
+    elif code >= M_SEQ and code < N_DECLARE:
+        s = code - M_SEQ
+        used = np.int64(0) if kv[K_SEQ_REFORM] else state[S_SEQ_USED + p]
+        for r in (RJ, RQ, RK, R10, RA):
+            if chosen >= 0:
+                chosen = pick(state, p, s * 8 + r, s * 8 + r + 1, 1, 1, KIND_SEQ + s,
+                              KIND_SEQ + s + 1, chosen, trump, cov, used)
+            if chosen >= 0:  # a remnant's cards are the old sequence's: no new one
+                for i in range(HMAX):
+                    if chosen >> i & 1 and meld_index(state, p, i, KIND_REM + s, KIND_REM + s + 1) >= 0:
+                        chosen = np.int64(-1)
+                        break
+    else:
+        return np.int64(-1)
+    if chosen < 0:
+        return chosen
+    return checked(state, p, chosen, kv, cov)
+
+
+@hot
+def checked(state: np.ndarray, p: int, chosen: np.int64, kv: np.ndarray, cov: np.int64
+            ) -> np.int64:
+    """At least one card from the hand (swapping a tabled copy for a hand copy of the
+    same type when needed), and the clean-table rule."""
+    from_hand = False
+    for i in range(HMAX):
+        if chosen >> i & 1 and not tabled(state, p, i):
+            from_hand = True
+    if not from_hand and kv[K_FROM_HAND]:
+        swapped = False
+        for i in range(HMAX):
+            if not chosen >> i & 1 or not cov >> i & 1:
+                continue  # keep the uncovered ones: the clean table needs them
+            for x in range(HMAX):
+                if ty(state, p, x) == ty(state, p, i) and not tabled(state, p, x) and not chosen >> x & 1:
+                    chosen = (chosen & ~(np.int64(1) << i)) | (np.int64(1) << x)
+                    swapped = True
+                    break
+            if swapped:
+                break
+        if not swapped:
+            return np.int64(-1)
+    if kv[K_CLEAN]:
+        for i in range(HMAX):
+            if ty(state, p, i) >= 0 and tabled(state, p, i) and not chosen >> i & 1 \
+                    and not cov >> i & 1:
+                return np.int64(-1)
+    return chosen
+
+
+@hot
+def count_kind(state: np.ndarray, p: int, kind: int) -> int:
+    n = 0
+    for j in range(MAXM):
+        n += state[S_MK + p * MAXM + j] == kind
+    return n
+
+
+@hot
+def meld_points(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> int:
+    """Points of declaration ``code`` now (seed 6). A marriage or sequence when trump is
+    not fixed yet fixes it and scores royal (seed 5.1). A marriage laid beside a standing
+    one of its suit is the double marriage (10.2, catalogue #8); the Bésigue ladder scores
+    the level reached: 40, then 500, 1500, 4500 (10.2)."""
+    trump = state[S_TRUMP]
+    if code >= M_MAR and code < M_BES:
+        s = (code - M_MAR) // 2
+        n = (code - M_MAR) % 2 + 1
+        royal = trump < 0 or trump == s
+        double = n == 2 or count_kind(state, p, KIND_MAR + s) > 0
+        if royal:
+            return kv[K_DRMAR] if double else kv[K_RMAR]
+        return kv[K_DMAR] if double else kv[K_MAR]
+    if code >= M_BES and code < M_CAR:
+        level = count_kind(state, p, KIND_BES) + code - M_BES + 1
+        return kv[K_BES + level - 1]
+    if code >= M_CAR and code < M_TCAR:
+        return kv[K_CAR + code - M_CAR]
+    if code >= M_TCAR and code < M_SEQ:
+        return kv[K_TCAR + code - M_TCAR]
+    s = code - M_SEQ
+    return kv[K_RSEQ] if trump < 0 or trump == s else kv[K_SEQ]
+
+
+@hot
+def legal_declarations(state: np.ndarray, p: int, kv: np.ndarray, out: np.ndarray) -> int:
+    """Pass, then every declaration seat p can make now."""
+    out[0] = M_PASS
+    n = 1
+    for code in range(1, N_DECLARE):
+        if meld_cards(state, p, code, kv) >= 0:
+            out[n] = code
+            n += 1
+    return n
+
+
+@hot
+def has_declaration(state: np.ndarray, p: int, kv: np.ndarray) -> bool:
+    for code in range(1, N_DECLARE):
+        if meld_cards(state, p, code, kv) >= 0:
+            return True
+    return False
+
+
+@hot
+def add_meld(state: np.ndarray, p: int, kind: int, mask: np.int64) -> None:
+    for j in range(MAXM):
+        if state[S_MK + p * MAXM + j] < 0:
+            state[S_MK + p * MAXM + j] = kind
+            state[S_MM + p * MAXM + j] = mask
+            return
+
+
+@hot
+def declare(state: np.ndarray, code: int, kv: np.ndarray) -> None:
+    """Lay declaration ``code`` for the seat to move, score it, then end the turn."""
+    p = state[S_TO_MOVE]
+    if code != M_PASS:
+        chosen = meld_cards(state, p, code, kv)
+        pts = meld_points(state, p, code, kv)
+        for i in range(HMAX):
+            if chosen >> i & 1:
+                state[S_TAB + p * HMAX + i] = 1
+        if code < M_BES:  # marriages: one meld per K + Q pair
+            s = (code - M_MAR) // 2
+            pair_up(state, p, chosen, s * 8 + RK, s * 8 + RQ, KIND_MAR + s)
+            if state[S_TRUMP] < 0:
+                state[S_TRUMP] = s
+                state[S_TRUMP_BY] = p
+            credit(state, p, S_MAR_PTS, pts)
+        elif code < M_CAR:
+            pair_up(state, p, chosen, QUEEN_SPADES, JACK_DIAMONDS, KIND_BES)
+            level = count_kind(state, p, KIND_BES)
+            if level > state[S_BES_MAX + p]:
+                state[S_BES_MAX + p] = level
+            credit(state, p, S_BES_PTS, pts)
+        elif code < M_SEQ:
+            ri = code - M_CAR if code < M_TCAR else code - M_TCAR
+            if code < M_TCAR and ri == 3:
+                ri = 4
+            add_meld(state, p, KIND_CAR + ri, chosen)
+            credit(state, p, S_CAR_PTS, pts)
+        else:
+            s = code - M_SEQ
+            add_meld(state, p, KIND_SEQ + s, chosen)
+            state[S_SEQ_USED + p] |= chosen
+            if state[S_TRUMP] < 0:
+                state[S_TRUMP] = s
+                state[S_TRUMP_BY] = p
+            credit(state, p, S_SEQ_PTS, pts)
+        state[S_MELD_PTS + p] += pts
+        state[S_N_MELDS + p] += 1
+    state[S_PLY] += 1
+    end_turn(state, kv)
+
+
+@hot
+def pair_up(state: np.ndarray, p: int, chosen: np.int64, ta: int, tb: int, kind: int) -> None:
+    """One meld per (a, b) pair of the chosen slots. Two marriages laid together are
+    paired so that neither takes the K and Q of one sequence (a sequence holds one of
+    each, so crossing the pairs always works); ``meld_cards`` already checked one."""
+    a0 = -1
+    a1 = -1
+    b0 = -1
+    b1 = -1
+    for i in range(HMAX):
+        if chosen >> i & 1:
+            if ty(state, p, i) == ta:
+                if a0 < 0:
+                    a0 = i
+                elif a1 < 0:
+                    a1 = i
+            elif ty(state, p, i) == tb:
+                if b0 < 0:
+                    b0 = i
+                elif b1 < 0:
+                    b1 = i
+    if kind < KIND_BES and a1 >= 0:
+        s = kind - KIND_MAR
+        j = meld_index(state, p, a0, KIND_SEQ + s, KIND_SEQ + s + 1)
+        if j < 0:
+            j = meld_index(state, p, a0, KIND_REM + s, KIND_REM + s + 1)
+        if j >= 0 and state[S_MM + p * MAXM + j] >> b0 & 1:
+            b0, b1 = b1, b0
+    if kind >= KIND_BES:  # Bésigues: any number of pairs, in slot order
+        rest = chosen
+        while rest != 0:
+            a = -1
+            b = -1
+            for i in range(HMAX):
+                if rest >> i & 1:
+                    if ty(state, p, i) == ta and a < 0:
+                        a = i
+                    elif ty(state, p, i) == tb and b < 0:
+                        b = i
+            rest &= ~((np.int64(1) << a) | (np.int64(1) << b))
+            add_meld(state, p, kind, (np.int64(1) << a) | (np.int64(1) << b))
+        return
+    add_meld(state, p, kind, (np.int64(1) << a0) | (np.int64(1) << b0))
+    if a1 >= 0:
+        add_meld(state, p, kind, (np.int64(1) << a1) | (np.int64(1) << b1))
+
+
+# --- end of the deal: brisques, Rubicon (seed 7) ----------------------------------------------
+@hot
+def open_request(state: np.ndarray, kv: np.ndarray) -> None:
+    """Seed 7.1: a player below the Rubicon may ask for the brisques; the non-dealer is
+    asked first. Nobody below it: the deal is scored."""
+    for k in range(2):
+        p = (state[S_DEALER] + 1 + k) % 2
+        if state[S_TOTAL + p] < kv[K_RUBICON]:
+            state[S_PHASE] = P_REQUEST
+            state[S_TO_MOVE] = p
+            return
+    finish(state, kv)
+
+
+@hot
+def answer_request(state: np.ndarray, move: int, kv: np.ndarray) -> None:
+    p = state[S_TO_MOVE]
+    state[S_PLY] += 1
+    if move == REQUEST:
+        state[S_REQUESTED] = p
+        finish(state, kv)
+        return
+    q = 1 - p
+    if p != state[S_DEALER] and state[S_TOTAL + q] < kv[K_RUBICON]:
+        state[S_TO_MOVE] = q  # the dealer is asked second
+        return
+    finish(state, kv)
+
+
+@hot
+def deal_outcome(total0: int, total1: int, brisques0: int, brisques1: int, counted: bool,
+                 last_winner: int, kv: np.ndarray) -> tuple[int, int, bool, bool]:
+    """(winner, winner's points, tie, brisques counted) from the two totals (seed 7).
+
+    Brisques count when requested or on a tie (7.2); a tie then goes to the player with
+    more brisques, then to the winner of the last trick. The winner marks 1000 + the sum
+    of both totals if the loser is below the Rubicon, else 500 + the difference (7.3),
+    rounded down to the hundred."""
+    tie = total0 == total1
+    if tie:
+        counted = True
+    if counted:
+        total0 += brisques0 * kv[K_BRISQUE]
+        total1 += brisques1 * kv[K_BRISQUE]
+    if total0 != total1:
+        w = 0 if total0 > total1 else 1
+    elif brisques0 != brisques1:
+        w = 0 if brisques0 > brisques1 else 1
+    else:
+        w = last_winner
+    tw = total0 if w == 0 else total1
+    tl = total1 if w == 0 else total0
+    if tl < kv[K_RUBICON]:
+        pts = kv[K_FAIL_BONUS] + tw + tl
+    else:
+        pts = kv[K_WIN_BONUS] + tw - tl
+    return w, pts // kv[K_ROUND] * kv[K_ROUND], tie, counted
+
+
+@hot
+def outcome_of(state: np.ndarray, counted: bool, kv: np.ndarray) -> tuple[int, int, bool, bool]:
+    return deal_outcome(state[S_TOTAL], state[S_TOTAL + 1], state[S_BRISQUES],
+                        state[S_BRISQUES + 1], counted, state[S_LAST_WINNER], kv)
+
+
+@hot
+def finish(state: np.ndarray, kv: np.ndarray) -> None:
+    w, pts, tie, counted = outcome_of(state, state[S_REQUESTED] >= 0, kv)
+    state[S_WINNER] = w
+    state[S_MARKS + w] = pts
+    state[S_MARKS + 1 - w] = 0
+    state[S_TIE] = tie
+    state[S_COUNTED] = counted
+    state[S_PHASE] = P_DONE
+
+
+# --- moves ------------------------------------------------------------------------------------
+@hot
+def legal_moves(state: np.ndarray, kv: np.ndarray, out: np.ndarray) -> int:
+    ph = state[S_PHASE]
+    if ph == P_LEAD or ph == P_FOLLOW:
+        return legal_cards(state, out)
+    if ph == P_DECLARE:
+        return legal_declarations(state, state[S_TO_MOVE], kv, out)
+    if ph == P_REQUEST:
+        out[0] = NO
+        out[1] = REQUEST
+        return 2
+    return 0
+
+
+@hot
+def apply_move(state: np.ndarray, move: int, kv: np.ndarray) -> None:
+    ph = state[S_PHASE]
+    if ph == P_LEAD or ph == P_FOLLOW:
+        play_card(state, move, kv)
+    elif ph == P_DECLARE:
+        declare(state, move, kv)
+    elif ph == P_REQUEST:
+        answer_request(state, move, kv)

@@ -61,5 +61,5 @@ GAME = Game(
     teams=None,
     sides=sides,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
-           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT, "decisions": _strength.decisions},
 )

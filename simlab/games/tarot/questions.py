@@ -354,3 +354,17 @@ def hand_strength(knobs, hand: list[str]) -> float:
         else:
             total += _HONOUR.get(c[:-1], 0.0)
     return total
+
+
+def decisions(knobs, columns: list[str]) -> list[tuple[str, pl.Expr, pl.Expr]]:
+    """Choices the report checks are sometimes, not never or always, taken (deals taken):
+    a chelem announced, a poignée shown by any seat."""
+    out = []
+    taken = pl.col("taker") >= 0
+    if "chelem_announced" in columns:
+        out.append(("a chelem is announced (deals taken)", pl.col("chelem_announced"), taken))
+    poignees = [c for c in columns if c.startswith("poignee_s")]
+    if poignees:
+        out.append(("a poignée is shown (deals taken)",
+                    pl.any_horizontal([pl.col(c).is_not_null() for c in poignees]), taken))
+    return out

@@ -17,6 +17,7 @@ import polars as pl
 
 from simlab.games.base import Game, Sides, taker_sides
 from simlab.games.tarot import questions as _strength
+from simlab.games.tarot_4_saisons import questions as _questions_t4s
 from simlab.games.tarot_4_saisons.kernels import (  # noqa: F401
     _args,
     _tables,
@@ -89,5 +90,6 @@ GAME = Game(
     teams=None,
     sides=sides,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
-           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT,
+           "decisions": _questions_t4s.decisions},
 )

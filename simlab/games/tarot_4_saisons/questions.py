@@ -291,3 +291,19 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
     return [m for m, need in out if need <= cols]
 
 
+
+
+def decisions(knobs, columns: list[str]) -> list[tuple[str, pl.Expr, pl.Expr]]:
+    """Choices the report checks are sometimes, not never or always, taken (deals taken):
+    a contre, a capot announced, the optional chien cards turned."""
+    taken = pl.col("taker") >= 0
+    out = []
+    if "n_contres" in columns:
+        out.append(("a contre is said (deals taken)", pl.col("n_contres") > 0, taken))
+    if "capot_announced" in columns:
+        out.append(("the taker announces a capot (deals taken)", pl.col("capot_announced"),
+                    taken))
+    if "option_used" in columns:
+        out.append(("the taker turns the optional chien cards (2+2 / 1+1 takes)",
+                    pl.col("option_used"), taken & pl.col("option_used").is_not_null()))
+    return out

@@ -166,9 +166,11 @@ def test_strong_hands_win_and_heuristic_beats_random(variant):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_search_beats_heuristic_in_duplicate_play(variant):
-    n = 500 if variant == "encheres" else 250  # the enchères edge is the smallest
-    r = duplicate("manille", "search", "heuristic", n=n, seed=1,
-                  params={"variant": variant, "search_worlds": 12})
+    """Search deciding everything (the decisions before the play too: belge, coinchee,
+    encheres, folle; trois and deux have none) against the heuristic."""
+    r = duplicate("manille", "search", "heuristic", n=200, seed=1,
+                  params={"variant": variant, "search_worlds": 12,
+                          "search_decision_worlds": 16})
     assert r.lo > 0, r.format()
 
 
@@ -178,6 +180,7 @@ def variant_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
     dummy) and two short belge and folle matches."""
     deals = pl.concat([simulate("manille", 3, seed=8, policies="search,random,heuristic,heuristic",
                                 params={"variant": v, "search_worlds": 2,
+                                        "search_decision_worlds": 2,
                                         "dummy_exposure": "half_hidden"}, record_hands=True)
                        .with_columns(pl.lit(v).alias("v")) for v in VARIANTS], how="diagonal")
     matches = pl.concat([simulate("manille", 2, seed=8, level="match",

@@ -162,6 +162,12 @@ class ManilleKnobs(Knobs):
     # search policy (players.py)
     search_worlds: int = search.worlds_knob(32)
     search_rollouts: int = search.rollouts_knob(1)
+    search_decision_worlds: int = knob(
+        48, "search player, variants: worlds per decision before the play (trump or "
+        "Sans-Atout, passing the choice, contre, surcontre, bids), each option played out "
+        "to the end of the deal; they decide much of the score and an auction has dozens of "
+        "bids to tell apart, so they get more worlds than a card", lo=1, hi=10_000,
+        policy=True)
     oracle_team: int = knob(-1, "search player: the seats of this team (0: seats 0 and 2, "
                             "1: seats 1 and 3; enchères: 0 the taker, 1 the defence; folle: "
                             "that seat; -1 none) search the true deal instead of sampled "
@@ -174,7 +180,7 @@ class ManilleKnobs(Knobs):
  K_WORLDS, K_ROLLOUTS, K_RESHUFFLE, K_BELGE_DEALS, K_BELGE_SA, K_TIE_DOUBLES, K_CONTRE,
  K_SURCONTRE, K_CONTRE_MULT, K_SURCONTRE_MULT, K_MIN_BID, K_FAIL_MODE, K_FOLLE_SA,
  K_HALF_HIDDEN, K_DEUX_TARGET, K_PASS_BELOW, K_CONTRE_MIN, K_SURCONTRE_MIN, K_BID_PERCENT,
- K_ORACLE, K_SA_MIN, N_K) = range(29)
+ K_ORACLE, K_SA_MIN, K_DECISION_WORLDS, N_K) = range(30)
 FAIL_MODES = ("share", "each_full", "bidder_minus")
 
 
@@ -208,6 +214,7 @@ def _vector(k: ManilleKnobs) -> np.ndarray:
     v[K_BID_PERCENT] = k.bid_percent
     v[K_ORACLE] = k.oracle_team
     v[K_SA_MIN] = k.sans_atout_min
+    v[K_DECISION_WORLDS] = k.search_decision_worlds
     return v
 
 

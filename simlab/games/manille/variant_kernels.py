@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.games.base import HEURISTIC, KernelOutput, policy_codes
 from simlab.games.manille.rules import (
     C_ANNULLED,
     C_DEAL,
@@ -71,9 +71,8 @@ from simlab.games.manille.rules import (
 )
 from simlab.games.manille.variant_players import (
     card_move,
-    heuristic_decision,
+    decision_move,
     playout,
-    random_decision,
     search_work,
 )
 from simlab.games.manille.variants import (
@@ -108,7 +107,6 @@ from simlab.games.manille.variants import (
     apply_decision,
     deal_marks,
     deal_variant,
-    decision_options,
     forced_sa_now,
     is_done,
     seat_points,
@@ -183,7 +181,6 @@ def play_variant_deal(state: np.ndarray, deck: np.ndarray, dealer: int, dummy: i
     ``row`` from C_ANNULLED on and ``dealt``. ``st``: the deal's policy stream (the
     random player's); (seed, index, sub) key the search player's streams. ``mult`` and
     ``forced_sa`` carry the belge match's state. Returns the policy stream."""
-    options = work[0]
     heuristic_only = True
     for p in range(4):
         heuristic_only = heuristic_only and pol[p] == HEURISTIC
@@ -199,11 +196,8 @@ def play_variant_deal(state: np.ndarray, deck: np.ndarray, dealer: int, dummy: i
             st, c = card_move(state, code, kv, rules, tb, st, seed, index, sub, world, work)
             apply_card(state, c, tb)
         else:
-            n = decision_options(state, kv, options)
-            if code == RANDOM:
-                st, m = random_decision(st, state, options, n)
-            else:
-                m = heuristic_decision(state, kv, options, n)
+            st, m = decision_move(state, code, kv, rules, tb, st, seed, index, sub, world,
+                                  work)
             apply_decision(state, kv, m)
     write_variant_row(state, kv, dummy, row, work[12])
     return st

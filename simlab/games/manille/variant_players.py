@@ -21,11 +21,30 @@ decisions, what a seat sees, the worlds consistent with it, and the search playe
   (``folle_card``): lead low, duck under the winning card with the richest card that
   still loses, and when every legal card wins, win low unless last (then shed the
   richest).
-* **Search** decides the cards (the decisions before the play are the heuristic's):
-  determinized as in ``players.py``, from what the deciding player sees: his own hand,
-  every dummy's face-up cards, the cards played and what the rules make certain. When
-  a dummy is to play, its owner decides and sees the same. ``oracle_team`` makes a
-  team's search players read the true deal (perfect information, question 6).
+* **Search** decides everything its player decides, determinized as in ``players.py``
+  (``simlab/search.py``), from what the deciding player sees: his own hand, every
+  dummy's face-up cards, the cards played and what the rules make certain. When a dummy
+  is to play, its owner decides and sees the same. ``oracle_team`` makes a team's search
+  players read the true deal (perfect information, question 6).
+
+  - *Cards* (``search_card``): ``search_worlds`` worlds, each legal card played out to
+    the end of the play by heuristic players.
+  - *Decisions before the play* (``search_decision``: trump or Sans-Atout, passing the
+    choice to the partner, contre, surcontre, every legal bid or pass): as Belote's and
+    Tarot's bids, each option is applied in each of ``search_decision_worlds`` worlds and
+    the deal is played out to its end with heuristic players at every seat (the
+    decisions still to come, then the cards, each distinct play once per world:
+    ``play_out_once``; an all-pass enchères deal is worth 0), the
+    best summed value for the player wins (ties: the first option, i.e. pass / no
+    contre / the lowest bid). Before the play the player knows only his own hand and
+    the public announcements (the trump named, a contre, the bid to beat), which change
+    the state the worlds are played from but not where the hidden cards lie: what an
+    opponent's bid or pass says about his hand is not modelled, so the hidden cards are
+    dealt uniformly among the other hands, as the rules allow. The value is
+    ``outcome``, the cards' measure: in belge and coinchée twice (his team's marks minus
+    the other's); in enchères and folle three times (his marks minus the mean of the three
+    others') whichever side he ends on (a defender's partners mark what he marks), so a
+    bid and a pass are valued on one scale.
 """
 
 from __future__ import annotations
@@ -39,6 +58,7 @@ from simlab.games.manille.rules import (
     ALL_CARDS,
     K_BID_PERCENT,
     K_CONTRE_MIN,
+    K_DECISION_WORLDS,
     K_ORACLE,
     K_PASS_BELOW,
     K_ROLLOUTS,
@@ -46,8 +66,8 @@ from simlab.games.manille.rules import (
     K_SURCONTRE_MIN,
     K_WIN_MIN,
     K_WORLDS,
-    MAX_MOVES,
     N_CARDS,
+    P_DONE,
     P_PLAY,
     POINTS,
     S_DEALER,
@@ -59,7 +79,9 @@ from simlab.games.manille.rules import (
     S_PHASE,
     S_PLY,
     S_TO_MOVE,
+    S_TPTS,
     S_TRICK,
+    S_TRICKS,
     S_TRUMP,
     S_TURNED,
     S_WIN,
@@ -75,17 +97,23 @@ from simlab.games.manille.variants import (
     P_BID,
     P_CONTRE,
     P_SURCONTRE,
+    P_THROWN,
     P_TRUMP,
     PASS,
     PASS_CHOICE,
+    S_BID,
     S_DOWN,
     S_FIRST_LEADER,
     S_OWNER,
     S_STACK,
+    S_TAKER,
     S_TEAM,
     S_VARIANT,
     apply_card,
+    apply_decision,
     deal_marks,
+    decision_options,
+    is_done,
     is_dummy,
     legal_card_moves,
     legal_now,
@@ -300,8 +328,9 @@ def sample_world(state: np.ndarray, brain: int, hidden: np.uint64, st: np.uint64
     """``world`` = ``state`` with the ``hidden`` cards dealt again to the places hiding them
     (each its number of cards; a player none of his exclusions). A dummy's sampled
     face-down cards go under its still covered stacks, in order."""
-    moves, totals, sim, cards, allowed, owner, capacity, excluded, played_by, slot_excl, \
-        slot_cards, sample_work, marks, seats = work
+    cards, allowed, owner, capacity = work[3], work[4], work[5], work[6]
+    excluded, slot_excl, slot_cards, sample_work, seats = work[7], work[9], work[10], work[11], \
+        work[13]
     for i in range(N_VSTATE):
         world[i] = state[i]
     n = place_seats(state, brain, seats)
@@ -349,15 +378,19 @@ SAMPLE_WORK = search.work_size(N_CARDS, SEARCH_SLOTS)
 
 @batch
 def search_work() -> tuple:
-    """Preallocated work arrays of ``search_card`` and the kernels."""
-    return (np.zeros(MAX_DECISIONS, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
+    """Preallocated work arrays of ``search_card``, ``search_decision`` and the kernels:
+    0 the moves (cards or decision options), 1 their summed values, 2 a playout's state,
+    3-11 ``sample_world``'s, 12 marks, 13 seats, 14 the playouts' decision options, 15
+    ``play_out_once``'s memo."""
+    return (np.zeros(MAX_DECISIONS, dtype=np.int64), np.zeros(MAX_DECISIONS, dtype=np.int64),
             np.zeros(N_VSTATE, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
             np.zeros(N_CARDS, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
             np.zeros(search.MAX_SLOTS, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros(4, dtype=np.uint64), np.zeros(search.MAX_SLOTS, dtype=np.uint64),
             np.zeros(search.MAX_SLOTS, dtype=np.uint64),
             np.zeros(SAMPLE_WORK, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(4, dtype=np.int64))
+            np.zeros(4, dtype=np.int64), np.zeros(MAX_DECISIONS, dtype=np.int64),
+            np.zeros(N_PLAY_KEYS * MEMO_ROW, dtype=np.int64))
 
 
 @hot
@@ -427,3 +460,124 @@ def card_move(state: np.ndarray, code: int, kv: np.ndarray, rules: np.ndarray, t
         return random_card(st, legal_now(state, rules, tb))
     return st, search_card(state, kv, rules, tb, seed, index, sub, world, work)
 
+
+
+# --- the search player's decisions before the play ----------------------------------------------
+@hot
+def decision_ply(state: np.ndarray) -> int:
+    """The decision's key in its seat's search stream (``search.decision_stream``'s ply):
+    past every card ply (0..31), and distinct for each decision a seat takes in a deal (a
+    seat speaks again in the auction only after someone raised the bid to beat)."""
+    return N_CARDS + 1 + state[S_PHASE] * 1024 + state[S_BID]  # a bid is at most 860
+
+
+@hot
+def finish_decisions(sim: np.ndarray, kv: np.ndarray, options: np.ndarray) -> None:
+    """Heuristic players take the decisions left before the play (or the throw-in)."""
+    while sim[S_PHASE] != P_PLAY and not is_done(sim):
+        n = decision_options(sim, kv, options)
+        apply_decision(sim, kv, heuristic_decision(sim, kv, options, n))
+
+
+# The cards played after the decisions depend on the trump and the taker only (the leader
+# and the sides follow from them; a bid's value, the contre and who chose trump change
+# the marks, not the play), so in one world each (trump, taker) is played out once and
+# its tricks reused: an auction's dozens of bids lead to a few plays.
+N_PLAY_KEYS = 25  # (trump or none) x (taker or none)
+MEMO_ROW = 9  # the world it was played in, then the 4 seats' card points and tricks
+
+
+@hot
+def play_key(sim: np.ndarray) -> int:
+    return (sim[S_TRUMP] + 1) * 5 + sim[S_TAKER] + 1
+
+
+@hot
+def play_out_once(sim: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                  memo: np.ndarray, stamp: int) -> None:
+    """Play ``sim`` (at the first card) to its end with heuristic players, or copy the
+    tricks of the same play met earlier in this world (``stamp``)."""
+    k = play_key(sim) * MEMO_ROW
+    if memo[k] == stamp:
+        for q in range(4):
+            sim[S_TPTS + q] = memo[k + 1 + q]
+            sim[S_TRICKS + q] = memo[k + 5 + q]
+        sim[S_PHASE] = P_DONE
+        return
+    playout(sim, kv, rules, tb)
+    memo[k] = stamp
+    for q in range(4):
+        memo[k + 1 + q] = sim[S_TPTS + q]
+        memo[k + 5 + q] = sim[S_TRICKS + q]
+
+
+@hot
+def deal_value(sim: np.ndarray, kv: np.ndarray, brain: int, marks: np.ndarray) -> int:
+    """``outcome`` of a finished deal; a thrown-in one (all passed) marks nothing: 0."""
+    if sim[S_PHASE] == P_THROWN:
+        return 0
+    return outcome(sim, kv, brain, marks)
+
+
+@hot
+def search_decision_values(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                           seed: np.uint64, index: int, sub: int, world: np.ndarray,
+                           work: tuple) -> int:
+    """Fill ``work[0]`` with the options of the decision to take (``decision_options``)
+    and ``work[1]`` with each one's summed value for the player over
+    ``search_decision_worlds`` worlds, each option played out to the end of the deal;
+    returns how many options. One option (the compulsory Sans-Atout): nothing searched."""
+    options, totals, sim, marks, rest = work[0], work[1], work[2], work[12], work[14]
+    seat = state[S_TO_MOVE]
+    brain = state[S_OWNER + seat]
+    n = decision_options(state, kv, options)
+    for m in range(n):
+        totals[m] = 0
+    if n <= 1:
+        return n
+    oracle = kv[K_ORACLE] >= 0 and state[S_TEAM + brain] == kv[K_ORACLE]
+    st = search.decision_stream(seed, index, sub, seat, decision_ply(state))
+    # before the play nothing is excluded: the hidden cards are every card but his own
+    hidden = seat_information(state, brain, rules, tb, work[7], work[8])
+    n_worlds = 1 if oracle else kv[K_DECISION_WORLDS]
+    memo = work[15]
+    for k in range(N_PLAY_KEYS):
+        memo[k * MEMO_ROW] = 0  # no play of this call's worlds yet
+    for w in range(n_worlds):
+        if oracle:
+            for i in range(N_VSTATE):
+                world[i] = state[i]
+        else:
+            st = sample_world(state, brain, hidden, st, world, work)
+        for m in range(n):
+            for i in range(N_VSTATE):
+                sim[i] = world[i]
+            apply_decision(sim, kv, options[m])
+            finish_decisions(sim, kv, rest)
+            if sim[S_PHASE] == P_PLAY:
+                play_out_once(sim, kv, rules, tb, memo, w + 1)
+            totals[m] += deal_value(sim, kv, brain, marks)
+    return n
+
+
+@hot
+def search_decision(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                    seed: np.uint64, index: int, sub: int, world: np.ndarray, work: tuple
+                    ) -> int:
+    """The search player's move in a decision phase (one of ``decision_options``)."""
+    n = search_decision_values(state, kv, rules, tb, seed, index, sub, world, work)
+    return work[0][search.best_move(work[1], n)]
+
+
+@hot
+def decision_move(state: np.ndarray, code: int, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                  st: np.uint64, seed: np.uint64, index: int, sub: int, world: np.ndarray,
+                  work: tuple) -> tuple[np.uint64, int]:
+    """The move of the seat to move in a decision phase under policy ``code``."""
+    if code == HEURISTIC or code == RANDOM:
+        options = work[0]
+        n = decision_options(state, kv, options)
+        if code == RANDOM:
+            return random_decision(st, state, options, n)
+        return st, heuristic_decision(state, kv, options, n)
+    return st, search_decision(state, kv, rules, tb, seed, index, sub, world, work)

@@ -25,7 +25,7 @@ _MODULES = {
     "belote_noisette": "simlab.games.belote_noisette",
     "mille": "simlab.games.mille",
     # "bernicle": "simlab.games.bernicle",
-    # "caisse": "simlab.games.caisse",
+    "caisse": "simlab.games.caisse",
 }
 
 

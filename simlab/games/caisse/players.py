@@ -1,0 +1,605 @@
+"""Caisse players: the heuristic (declarations, contracts, contres, exchange, défi, card
+play), the random player, what a seat sees, the worlds consistent with it, and the search
+player (``--policy search``).
+
+Every policy chooses among ``rules.legal_moves`` and the kernels apply the choice with
+``rules.apply_move``: one code path for real deals, playouts and the search.
+
+Search (determinized Monte Carlo, ``simlab/search.py``): at a decision with more than one
+legal move it samples ``search_worlds`` deals of the cards hidden from its seat — the two
+other hands, every face-down card still on the table (its own 3 included, unseen until
+picked up: §4), the talon — consistently with what the seat knows: its own cards, the
+proposal card and the indicator (face up), the swapped 7 and the talon cards turned in
+an exchange, the cards shown (taken in the exchange, melds disclosed at validation, §9.3),
+the cards played and the voids / missing trumps each play reveals
+(``trickinfo.replay_exclusions``); the exchanger's discards are non-trumps; each seat's
+meld announcement (its longest sequence's length, a four or not: §9.2) holds in the world
+(rejection, at most ``MELD_TRIES`` draws). It plays each
+move out with heuristic players and keeps the best mean margin (its marks minus the mean
+of the two others').
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab import rng, search
+from simlab.games.caisse.rules import (
+    ACES,
+    ALL_CARDS,
+    ANNOUNCE,
+    CONTRE,
+    CT_44,
+    CT_ATOUTS,
+    CT_CAISSE,
+    CT_CAPOT,
+    CT_CLARTE,
+    CT_DEUX_CENTS,
+    CT_FAMILLE,
+    CT_TROIS,
+    CT_ULTIME,
+    DEFI_ACCEPT,
+    DEFI_CONCEDE,
+    DEFI_RAISE,
+    G_MG,
+    G_MISERE,
+    G_SA,
+    K_CLARTE_MIN,
+    K_CONCEDE_MAX,
+    K_CONTRE_MIN,
+    K_DEFI_MIN,
+    K_MISERE,
+    K_ROLLOUTS,
+    K_SURCONTRE_MIN,
+    K_TAKE1,
+    K_TAKE2,
+    K_TAKE_SA,
+    K_WORLDS,
+    MAX_MOVES,
+    MISERE,
+    N_CARDS,
+    N_STATE,
+    NAME,
+    NCT,
+    NP,
+    P_CONTRACT1,
+    P_DECL1,
+    P_DECL3,
+    P_DEFI,
+    P_DISCARD,
+    P_DONE,
+    P_EXCH_IND,
+    P_EXCHANGE,
+    P_PLAY,
+    PASS,
+    POINTS_PLAIN,
+    POINTS_TRUMP,
+    R7,
+    R8,
+    R9,
+    RA,
+    RJ,
+    RK,
+    RQ,
+    S_ANNOUNCED,
+    S_BELOTE_SEAT,
+    S_CT,
+    S_DEFI_TURN,
+    S_DOWN,
+    S_EXCH_SEAT,
+    S_EXCHANGED,
+    S_FIRST_LEADER,
+    S_GAME,
+    S_GONE,
+    S_HAND,
+    S_HIST,
+    S_IND_ON_TALON,
+    S_INDICATOR,
+    S_MELD,
+    S_N_TABLE,
+    S_ON_TABLE,
+    S_OUT_UP,
+    S_PHASE,
+    S_PLY,
+    S_PROPOSAL,
+    S_SHOWN,
+    S_START,
+    S_TAKER,
+    S_TALON,
+    S_TO_MOVE,
+    S_TPTS,
+    S_TRICK,
+    S_TRUMP,
+    S_WIN,
+    S_WIN_SEAT,
+    SANS_ATOUT,
+    SEATS,
+    SWAP,
+    TAKE,
+    TAKE_IND,
+    announcement,
+    apply_move,
+    belote_seat,
+    contract_allowed,
+    contre_allowed,
+    first_trick_speaking,
+    hand_of,
+    legal_cards_now,
+    legal_moves,
+    marks,
+    suit_cards,
+)
+from simlab.jit import batch, hot
+from simlab.trickinfo import replay_exclusions, sample_places
+from simlab.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, has, is_master, lowest
+
+
+# --- hand measures ------------------------------------------------------------------------------
+@hot
+def suit_score(hand: np.uint64, trump: int) -> int:
+    """Card points of ``hand`` with ``trump`` as trump (-1: none) + 5 per trump."""
+    total = 0
+    m = hand
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        if c // 8 == trump:
+            total += POINTS_TRUMP[c] + 5
+        else:
+            total += POINTS_PLAIN[c]
+    return total
+
+
+@hot
+def misere_danger(hand: np.uint64) -> int:
+    """How likely a hand is to take a trick without trump: A 4, 10 3, K 2, Q 1, J 1."""
+    d = 0
+    m = hand
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        r = c % 8
+        d += 4 if r == RA else 3 if r == 3 else 2 if r == RK else 1 if r == RQ or r == RJ else 0
+    return d
+
+
+@hot
+def holds_j_or_9(hand: np.uint64, s: int) -> bool:
+    return has(hand, s * 8 + RJ) or has(hand, s * 8 + R9)
+
+
+# --- the heuristic player --------------------------------------------------------------------------
+@hot
+def heuristic_declaration(state: np.ndarray, kv: np.ndarray, moves: np.ndarray, n: int) -> int:
+    """Round 1: take the proposal suit with a strong 6-card trump score holding its J or 9.
+    Round 2: Sans-Atout with ``take_sa`` aces, else the best allowed suit when strong
+    enough. Round 3: Misère with a low hand."""
+    hand = hand_of(state, state[S_TO_MOVE])
+    phase = state[S_PHASE]
+    if phase == P_DECL1:
+        t = state[S_PROPOSAL] // 8
+        if suit_score(hand, t) >= kv[K_TAKE1] and holds_j_or_9(hand, t):
+            return TAKE
+        return PASS
+    if phase == P_DECL3:
+        return MISERE if misere_danger(hand) <= kv[K_MISERE] else PASS
+    best = PASS
+    best_score = -1
+    for i in range(n):
+        m = moves[i]
+        if m == SANS_ATOUT:
+            if count(hand & ACES) >= kv[K_TAKE_SA]:
+                return SANS_ATOUT
+        elif m != PASS:
+            s = m - NAME
+            sc = suit_score(hand, s)
+            if sc >= kv[K_TAKE2] and holds_j_or_9(hand, s) and sc > best_score:
+                best_score = sc
+                best = m
+    return best
+
+
+@hot
+def heuristic_speech(state: np.ndarray, kv: np.ndarray) -> int:
+    """Contract rounds (catalogue heuristic): the taker announces a Caisse as soon as he
+    holds the Belote (with 6 cards: doubled, and made about as often), a Famille when he holds the
+    trump A, K, Q with 9 cards, a Clarté (82 card points) with a 9-card trump
+    score of ``clarte_min``; an opponent contres a trump game with a strong 9-card
+    trump score (the taker surcontres it with a very strong one); anyone contres the other
+    party's contracts it can see failing (``hopeless_contract``). Returns PASS when
+    nothing is said."""
+    p = state[S_TO_MOVE]
+    g = state[S_GAME]
+    t = state[S_TRUMP]
+    hand = hand_of(state, p)
+    taker = p == state[S_TAKER]
+    six = state[S_PHASE] == P_CONTRACT1
+    if taker and g != G_SA and g < G_MISERE:
+        if contract_allowed(state, p, CT_CAISSE):  # measured: made ~90 % even with 6 cards
+            return ANNOUNCE + CT_CAISSE
+        if not six and contract_allowed(state, p, CT_CLARTE) \
+                and suit_score(hand, t) >= kv[K_CLARTE_MIN]:
+            return ANNOUNCE + CT_CLARTE
+        if not six and contract_allowed(state, p, CT_FAMILLE) and has(hand, t * 8 + RA) \
+                and has(hand, t * 8 + RK) and has(hand, t * 8 + RQ):
+            return ANNOUNCE + CT_FAMILLE
+    c = hopeless_contract(state, kv)
+    if c >= 0:
+        return CONTRE + c
+    if taker and not six and g < G_SA and contre_allowed(state, p, 0, kv) \
+            and suit_score(hand, t) >= kv[K_SURCONTRE_MIN]:
+        return CONTRE  # surcontre the opponents' contre on a very strong game
+    if not taker and not six and g < G_SA and contre_allowed(state, p, 0, kv) \
+            and suit_score(hand, t) >= kv[K_CONTRE_MIN]:
+        return CONTRE
+    return PASS
+
+
+@hot
+def hopeless_contract(state: np.ndarray, kv: np.ndarray) -> int:
+    """A contract of the other party the seat to move can see failing, as a contre target
+    (-1: none): the seat holds a card the contract needs its contractor to win (an Ace for
+    a Quarante-Quatre, the trump 7 for an Ultime, one of the named trumps, an Ace or the
+    trump J against a Capot), or a Deux Cents (200 needs 38+ of melds). Only first
+    contres: the heuristic never surcontres."""
+    p = state[S_TO_MOVE]
+    t = state[S_TRUMP]
+    hand = hand_of(state, p)
+    trumps = suit_cards(t)
+    for target in range(1, 1 + NP * NCT):
+        i = target - 1
+        if state[S_CT + i] == 0 or state[S_CT + NP * NCT + i] != 0:
+            continue
+        if not contre_allowed(state, p, target, kv):
+            continue
+        k = i % NCT
+        need = EMPTY
+        if k == CT_44:
+            need = ACES
+        elif k == CT_ULTIME:
+            need = bit(t * 8 + R7)
+        elif k == CT_TROIS:
+            need = bit(t * 8 + RJ) | bit(t * 8 + R9) | bit(t * 8 + R7)
+        elif k == CT_FAMILLE:
+            need = bit(t * 8 + RA) | bit(t * 8 + RK) | bit(t * 8 + RQ)
+        elif k == CT_ATOUTS:
+            need = trumps & ~bit(t * 8 + R7) & ~bit(t * 8 + R8)
+        elif k == CT_CAPOT:
+            need = ACES | (bit(t * 8 + RJ) if t >= 0 else EMPTY)
+        if hand & need != EMPTY or k == CT_DEUX_CENTS:
+            return target
+    return -1
+
+
+@hot
+def heuristic_defi(state: np.ndarray, kv: np.ndarray) -> int:
+    """§11: an opponent challenges a trump game with a strong remaining trump score; the
+    taker concedes with a weak one and otherwise accepts; the opponents accept a
+    re-challenge (the heuristic never re-challenges, nor challenges a Misère or a
+    Sans-Atout)."""
+    p = state[S_TO_MOVE]
+    turn = state[S_DEFI_TURN]
+    t = state[S_TRUMP]
+    sc = suit_score(hand_of(state, p), t)
+    if state[S_GAME] >= G_SA:  # no trump score to read: never raise, always accept
+        return PASS if turn <= 1 else DEFI_ACCEPT
+    if turn <= 1:
+        return DEFI_RAISE if sc >= kv[K_DEFI_MIN] else PASS
+    if turn == 2:  # the taker: his remaining hand, the first trick and his melds
+        sc += state[S_TPTS + p] + state[S_MELD + p]
+        return DEFI_CONCEDE if sc <= kv[K_CONCEDE_MAX] else DEFI_ACCEPT
+    return DEFI_ACCEPT
+
+
+@hot
+def avoid_card(legal: np.uint64, win: int, n_table: int, strength: np.ndarray,
+               above: np.ndarray, suit_of: np.ndarray) -> int:
+    """Play to take no trick (no trump): lead the lowest card; follow with the highest card
+    that stays under the winning one; forced to win, the lowest winner (a later player
+    may still overtake) or, last to play, the highest card."""
+    if n_table == 0:
+        return best_low(legal, strength)
+    losers = legal & ~above[win]
+    if losers != EMPTY:
+        return best_high(losers, strength)
+    if n_table == NP - 1:
+        return best_high(legal, strength)
+    return best_low(legal, strength)
+
+
+@hot
+def best_low(mask: np.uint64, strength: np.ndarray) -> int:
+    best = -1
+    m = mask
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        if best < 0 or strength[c] < strength[best]:
+            best = c
+    return best
+
+
+@hot
+def best_high(mask: np.uint64, strength: np.ndarray) -> int:
+    best = -1
+    m = mask
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        if best < 0 or strength[c] > strength[best]:
+            best = c
+    return best
+
+
+@hot
+def heuristic_card(state: np.ndarray, legal: np.uint64, tb: tuple) -> int:
+    """Trump / Sans-Atout: the opponents share the taker's defeat, so they play as partners
+    (Belote-style: draw trumps as taker, cash masters, load points on a winning ally,
+    win cheaply when worth it). Misère: the taker avoids tricks, the opponents duck under
+    him; Misère Générale: everyone avoids tricks."""
+    suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
+    p = state[S_TO_MOVE]
+    t = state[S_TRUMP]
+    row = t + 1
+    n_table = state[S_N_TABLE]
+    win = state[S_WIN]
+    g = state[S_GAME]
+    taker = state[S_TAKER]
+    if g == G_MG or (g == G_MISERE and p == taker):
+        return avoid_card(legal, win, n_table, strength[row], above[row], suit_of)
+    if g == G_MISERE:  # opponents: never overtake the taker, stay low otherwise
+        if n_table > 0 and state[S_WIN_SEAT] == taker:
+            losers = legal & ~above[row][win]
+            if losers != EMPTY:
+                return best_high(losers, strength[row])
+        return best_low(legal, strength[row])
+    hand = hand_of(state, p)
+    if n_table == 0:
+        unseen = ALL_CARDS & ~np.uint64(state[S_GONE]) & ~hand
+        trumps = suit_cards(t)
+        if p == taker and t >= 0 and unseen & trumps != EMPTY:
+            m = hand & trumps
+            while m != EMPTY:
+                c = lowest(m)
+                m &= m - ONE
+                if is_master(c, unseen, above[row]):
+                    return c
+        m = hand & ~trumps
+        masters = EMPTY
+        while m != EMPTY:
+            c = lowest(m)
+            m &= m - ONE
+            if is_master(c, unseen, above[row]):
+                masters |= bit(c)
+        if masters != EMPTY:
+            return best_in(masters, rich[row])
+        return best_in(hand, cheap[row])
+    ws = state[S_WIN_SEAT]
+    ally_wins = p != taker and ws != taker and ws != p
+    return follow_heuristic(legal, win, ally_wins, n_table == NP - 1, state[S_ON_TABLE], t,
+                            suit_of, suit_mask, excuse_mask, above[row], points[row],
+                            cheap[row], rich[row], win_rank[row], 10)
+
+
+@hot
+def heuristic_move(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                   moves: np.ndarray) -> int:
+    """The heuristic player's move for the seat to move (``moves``: scratch)."""
+    phase = state[S_PHASE]
+    if phase <= P_DECL3:
+        n = legal_moves(state, kv, rules, tb, moves)
+        return heuristic_declaration(state, kv, moves, n)
+    if phase == P_CONTRACT1:
+        return heuristic_speech(state, kv)
+    if phase == P_EXCHANGE:
+        return SWAP  # the proposal card is never worse than the 7 or 8 given for it
+    if phase == P_EXCH_IND:
+        return TAKE_IND  # more trumps and Aces; the discards shed the cheapest cards
+    if phase == P_DISCARD:
+        p = state[S_TO_MOVE]
+        row = state[S_TRUMP] + 1
+        return best_in(hand_of(state, p) & ~suit_cards(state[S_TRUMP]), tb[6][row])
+    if phase == P_DEFI:
+        return heuristic_defi(state, kv)
+    if first_trick_speaking(state):
+        m = heuristic_speech(state, kv)
+        if m != PASS:
+            return m
+    row = state[S_TRUMP] + 1
+    legal = legal_cards_now(state, rules, tb[0], tb[1], tb[2], tb[5][row])
+    return heuristic_card(state, legal, tb)
+
+
+@hot
+def random_move(st: np.uint64, state: np.ndarray, kv: np.ndarray, rules: np.ndarray,
+                tb: tuple, moves: np.ndarray) -> tuple[np.uint64, int]:
+    """Uniform over the legal moves, except at a speech point (contract round 1, or the
+    first trick before one's card), where a coin decides first whether to say something:
+    heads, a uniform announcement or contre; tails, a pass (or a uniform card). Uniform
+    over some 40 speeches would announce and contre nearly everything every deal."""
+    n = legal_moves(state, kv, rules, tb, moves)
+    n_quiet = 0  # PASS or the cards come first in the move list
+    while n_quiet < n and moves[n_quiet] <= PASS:
+        n_quiet += 1
+    if n_quiet < n and (state[S_PHASE] == P_CONTRACT1 or first_trick_speaking(state)):
+        st, heads = rng.below(st, 2)
+        if heads:
+            st, k = rng.below(st, n - n_quiet)
+            return st, moves[n_quiet + k]
+        st, k = rng.below(st, n_quiet)
+        return st, moves[k]
+    st, k = rng.below(st, n)
+    return st, moves[k]
+
+
+@hot
+def playout(sim: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+            moves: np.ndarray) -> None:
+    """Heuristic players for every seat until the deal is over."""
+    while sim[S_PHASE] != P_DONE:
+        apply_move(sim, heuristic_move(sim, kv, rules, tb, moves), kv, tb)
+
+
+# --- what a seat sees, and worlds consistent with it -------------------------------------------------
+SEARCH_SLOTS = 6  # two other hands, three face-down packets, the talon
+MELD_TRIES = 64
+SAMPLE_WORK = search.work_size(N_CARDS, SEARCH_SLOTS)
+
+
+@hot
+def seat_information(state: np.ndarray, seat: int, rules: np.ndarray, tb: tuple,
+                     excluded: np.ndarray, played_by: np.ndarray) -> np.uint64:
+    """The cards hidden from ``seat`` (a mask); ``excluded[q]`` gets the cards seat q
+    certainly does not hold in hand (what its plays revealed; the cards shown by another
+    seat) and ``played_by[q]`` the cards q played. Reads only the seat's hand and public
+    facts (see the module docstring)."""
+    for q in range(NP):
+        excluded[q] = EMPTY
+        played_by[q] = EMPTY
+    visible = hand_of(state, seat) | np.uint64(state[S_GONE]) | np.uint64(state[S_OUT_UP])
+    if state[S_IND_ON_TALON]:
+        visible |= bit(state[S_INDICATOR])
+    if state[S_EXCHANGED] == 2 and seat == state[S_EXCH_SEAT]:
+        visible |= np.uint64(state[S_TALON])  # its own discards
+    if state[S_PHASE] >= P_PLAY:
+        n_plays = state[S_TRICK] * NP + state[S_N_TABLE]
+        t = state[S_TRUMP]
+        replay_exclusions(state[S_HIST:S_HIST + 27], n_plays, state[S_FIRST_LEADER], t,
+                          N_CARDS, rules, tb[0], tb[1], tb[2], tb[5][t + 1], SEATS,
+                          excluded, played_by)
+    for q in range(NP):
+        shown = np.uint64(state[S_SHOWN + q])
+        for r in range(NP):
+            if r != q:
+                excluded[r] |= shown
+    return ALL_CARDS & ~visible
+
+
+@hot
+def sample_world(state: np.ndarray, seat: int, hidden: np.uint64, st: np.uint64,
+                 world: np.ndarray, work: tuple) -> np.uint64:
+    """``world`` = ``state`` with the cards hidden from ``seat`` dealt again at random into
+    their hidden places, consistently with ``seat_information`` (filled in ``work[7]`` and
+    ``work[8]``). The seat's own hand never moves."""
+    moves, totals, sim, cards, allowed, owner, capacity, excluded, played_by, slot_excl, \
+        slot_cards, sample_work, place, _ = work
+    for i in range(N_STATE):
+        world[i] = state[i]
+    n = 0
+    shown_all = EMPTY
+    for q in range(NP):
+        shown_all |= np.uint64(state[S_SHOWN + q])
+    for q in range(NP):
+        if q != seat:
+            place[n] = S_HAND + q
+            slot_excl[n] = excluded[q]
+            capacity[n] = count(hand_of(state, q))
+            n += 1
+    for q in range(NP):
+        down = np.uint64(state[S_DOWN + q])
+        if down != EMPTY:  # unseen face-down packets (the seat's own included, §4)
+            place[n] = S_DOWN + q
+            slot_excl[n] = shown_all
+            capacity[n] = count(down)
+            n += 1
+    talon = np.uint64(state[S_TALON])
+    if talon != EMPTY and not (state[S_EXCHANGED] == 2 and seat == state[S_EXCH_SEAT]):
+        place[n] = S_TALON
+        slot_excl[n] = shown_all
+        if state[S_EXCHANGED] == 2:
+            # the talon is the exchanger's discards: never a trump (§6), maybe a shown Ace
+            trumps = suit_cards(state[S_TRUMP])
+            slot_excl[n] = (shown_all & ~np.uint64(state[S_SHOWN + state[S_EXCH_SEAT]])) | trumps
+        capacity[n] = count(talon)
+        n += 1
+    # Worlds must also agree with the meld announcements heard (§9.2: each seat's longest
+    # sequence length and whether it holds a four): drawn again until they do (at most
+    # MELD_TRIES times; the last draw is kept if none agrees).
+    for _try in range(MELD_TRIES):
+        st, ok = sample_places(st, hidden, n, slot_excl, capacity, cards, allowed, owner,
+                               sample_work, slot_cards)
+        if not ok:  # unreachable with sound exclusions; drop them rather than fail
+            for j in range(n):
+                slot_excl[j] = EMPTY
+            st, ok = sample_places(st, hidden, n, slot_excl, capacity, cards, allowed, owner,
+                                   sample_work, slot_cards)
+        for j in range(n):
+            world[place[j]] = np.int64(slot_cards[j])
+        if state[S_PHASE] < P_PLAY:
+            break
+        agree = True
+        for q in range(NP):
+            if q != seat:
+                world[S_START + q] = world[S_HAND + q] | np.int64(played_by[q])
+                said = state[S_ANNOUNCED + q]
+                if said >= 0 and announcement(np.uint64(world[S_START + q])) != said:
+                    agree = False
+        if agree:
+            break
+    if state[S_PHASE] >= P_PLAY:  # the hands at the start of play: melds and belote
+        world[S_START + seat] = state[S_START + seat]
+        world[S_BELOTE_SEAT] = belote_seat(world)
+    return st
+
+
+@hot
+def build_world(state: np.ndarray, seat: int, st: np.uint64, rules: np.ndarray, tb: tuple,
+                world: np.ndarray, work: tuple) -> np.uint64:
+    hidden = seat_information(state, seat, rules, tb, work[7], work[8])
+    return sample_world(state, seat, hidden, st, world, work)
+
+
+# --- the search player ------------------------------------------------------------------------------
+@batch
+def search_work() -> tuple:
+    """Preallocated work arrays of ``search_move`` (one set per batch kernel)."""
+    return (np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
+            np.zeros(N_STATE, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
+            np.zeros(N_CARDS, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
+            np.zeros(search.MAX_SLOTS, dtype=np.int64), np.zeros(NP, dtype=np.uint64),
+            np.zeros(NP, dtype=np.uint64), np.zeros(search.MAX_SLOTS, dtype=np.uint64),
+            np.zeros(search.MAX_SLOTS, dtype=np.uint64), np.zeros(SAMPLE_WORK, dtype=np.int64),
+            np.zeros(search.MAX_SLOTS, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64))
+
+
+@hot
+def margin(sim: np.ndarray, seat: int, kv: np.ndarray) -> int:
+    """Twice the seat's marks minus the two others' (its edge over their mean, x2)."""
+    m0, m1, m2 = marks(sim, kv)
+    mine = m0 if seat == 0 else m1 if seat == 1 else m2
+    return 3 * mine - (m0 + m1 + m2)
+
+
+@hot
+def search_values(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                  seed: np.uint64, index: int, sub: int, world: np.ndarray, work: tuple) -> int:
+    """Fill ``work[0]`` with the legal moves and ``work[1]`` with each one's summed margin
+    over the worlds; returns the number of moves."""
+    moves, totals, sim = work[0], work[1], work[2]
+    scratch = work[13]
+    seat = state[S_TO_MOVE]
+    n = legal_moves(state, kv, rules, tb, moves)
+    for m in range(n):
+        totals[m] = 0
+    if n <= 1:
+        return n
+    st = search.decision_stream(seed, index, sub, seat, state[S_PLY])
+    hidden = seat_information(state, seat, rules, tb, work[7], work[8])
+    for _ in range(kv[K_WORLDS]):
+        st = sample_world(state, seat, hidden, st, world, work)
+        for m in range(n):
+            for _r in range(kv[K_ROLLOUTS]):
+                for i in range(N_STATE):
+                    sim[i] = world[i]
+                apply_move(sim, moves[m], kv, tb)
+                playout(sim, kv, rules, tb, scratch)
+                totals[m] += margin(sim, seat, kv)
+    return n
+
+
+@hot
+def search_move(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                seed: np.uint64, index: int, sub: int, world: np.ndarray, work: tuple) -> int:
+    n = search_values(state, kv, rules, tb, seed, index, sub, world, work)
+    return work[0][search.best_move(work[1], n)]
+

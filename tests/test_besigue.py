@@ -60,7 +60,11 @@ def declare(s: np.ndarray, code: int, k: np.ndarray | None = None) -> int:
     next declaration turn; returns the points it scored."""
     k = kv() if k is None else k
     p = s[R.S_TO_MOVE]
-    assert R.meld_cards(s, p, code, k) >= 0, f"declaration {code} refused"
+    if code < R.N_DECLARE:
+        assert R.meld_cards(s, p, code, k) >= 0, f"declaration {code} refused"
+    else:  # a suspended meld's claim or a crossed pair
+        moves = np.zeros(R.MAX_MOVES, dtype=np.int64)
+        assert code in moves[:R.legal_moves(s, k, moves)], f"move {code} refused"
     before = s[R.S_MELD_PTS + p]
     R.apply_move(s, code, k)  # (the turn's draws may add cartes blanches to the total)
     s[R.S_PHASE] = R.P_DECLARE
@@ -185,12 +189,19 @@ def test_besigue_ladder_to_the_quadruple():
     assert not can(s, R.M_BES)  # no fifth while the quadruple stands
 
 
-def test_besigues_laid_together_score_the_level_reached():
-    s = position(["Q♠", "J♦", "Q♠", "J♦", "7♣"])
-    assert declare(s, R.M_BES + 1) == 500  # the double at once
+def test_besigues_laid_together_climb_the_ladder_with_a_suspended_rung():
+    # Seed 10.2: a Bésigue, then another on a later turn: 40 + 500 = 540 in all; "Ceci
+    # peut aussi se faire avec une déclaration suspendue si on dépose les 2 Bésigues d'un
+    # coup": both laid at once score 40 now and the double's 500 on a later turn.
+    # (Before crossed melds were coded, laying both at once scored 500 alone.)
     s = position(["Q♠", "J♦", "Q♠", "J♦", "7♣"])
     assert declare(s, R.M_BES) == 40
-    assert declare(s, R.M_BES) == 500  # 540 in all (seed 10.2)
+    assert declare(s, R.M_BES) == 500
+    s = position(["Q♠", "J♦", "Q♠", "J♦", "7♣"])
+    assert declare(s, R.M_BES + 1) == 40
+    assert suspended(s) == [R.LADDER + 2] and s[R.S_BES_MAX] == 1
+    assert declare(s, claim_move(s)) == 500
+    assert s[R.S_MELD_PTS] == 540 and s[R.S_BES_MAX] == 2 and suspended(s) == []
 
 
 def test_no_quintuple_in_the_chinois():
@@ -210,6 +221,120 @@ def test_crossed_melds_share_one_card():
     assert declare(s, R.M_BES) == 40
     assert declare(s, MAR["♠"]) == 20  # on a later turn, reusing the tabled Q♠
     assert sum(s[R.S_TAB:R.S_TAB + 4]) == 3
+
+
+def cross(a: int, b: int) -> int:
+    return R.M_CROSS + a * R.N_DECLARE + b
+
+
+def suspended(s: np.ndarray, p: int = 0) -> list[int]:
+    """What seat p's suspended melds will score: declaration codes or LADDER + rung."""
+    return [int(s[R.S_MS + p * R.MAXM + j]) for j in range(R.MAXM) if s[R.S_MS + p * R.MAXM + j]]
+
+
+def legal(s: np.ndarray, k: np.ndarray | None = None) -> list[int]:
+    moves = np.zeros(R.MAX_MOVES, dtype=np.int64)
+    return [int(m) for m in moves[:R.legal_moves(s, kv() if k is None else k, moves)]]
+
+
+def claim_move(s: np.ndarray) -> int:
+    """The only suspended-meld move the seat to move has (asserting there is one)."""
+    claims = [m for m in legal(s) if R.M_CLAIM <= m < R.M_CROSS]
+    assert len(claims) == 1, claims
+    return claims[0]
+
+
+def test_crossed_melds_laid_together_one_scored_the_other_suspended():
+    # Seed 5.1 + catalogue example 4: K♠ Q♠ J♦ (♥ trump) laid at once: the Bésigue's 40
+    # now, the marriage's 20 suspended until A wins another draw-phase trick.
+    s = position(["K♠", "Q♠", "J♦", "7♣"], trump=R.HEARTS)
+    moves = legal(s)
+    assert cross(R.M_BES, MAR["♠"]) in moves and cross(MAR["♠"], R.M_BES) in moves
+    assert declare(s, cross(R.M_BES, MAR["♠"])) == 40
+    assert sum(s[R.S_TAB:R.S_TAB + 4]) == 3 and suspended(s) == [MAR["♠"]]
+    assert R.has_declaration(s, 0, kv())  # the next trick won opens the claim
+    assert declare(s, claim_move(s)) == 20
+    assert s[R.S_MELD_PTS] == 60 and s[R.S_N_MELDS] == 2 and suspended(s) == []
+    assert not R.has_declaration(s, 0, kv())  # nothing left: claimed once only
+    # the other order: the marriage now, the Bésigue later
+    s = position(["K♠", "Q♠", "J♦", "7♣"], trump=R.HEARTS)
+    assert declare(s, cross(MAR["♠"], R.M_BES)) == 20
+    assert declare(s, claim_move(s)) == 40 and s[R.S_BES_PTS] == 40
+
+
+def test_crossing_needs_a_shared_card_and_two_types():
+    s = position(["K♥", "Q♥", "Q♠", "J♦", "7♣"], trump=R.HEARTS)
+    assert not [m for m in legal(s) if m >= R.M_CROSS]  # nothing shared: one at a time
+    s = position(["K♠", "Q♠", "K♠", "Q♠", "J♦", "7♣"], trump=R.HEARTS)
+    for m in legal(s):
+        if m >= R.M_CROSS:
+            a, b = divmod(m - R.M_CROSS, R.N_DECLARE)
+            assert R.meld_type(a) != R.meld_type(b)
+    # K♠ Q♠ K♥ K♦ K♣ J♦ Q♠: a four of Kings crosses the marriage, and the Bésigue too
+    s = position(["K♠", "Q♠", "K♥", "K♦", "K♣", "J♦", "7♣"], trump=R.HEARTS)
+    assert {cross(FOUR["K"], MAR["♠"]), cross(MAR["♠"], FOUR["K"]),
+            cross(R.M_BES, MAR["♠"])} <= set(legal(s))
+    assert cross(FOUR["K"], R.M_BES) not in legal(s)  # the four and the Bésigue share none
+
+
+def test_a_suspended_meld_dies_when_one_of_its_cards_is_played():
+    # Catalogue #6: scored only if all its cards are still on the table.
+    s = position(["K♠", "Q♠", "J♦", "7♣"], trump=R.HEARTS)
+    declare(s, cross(R.M_BES, MAR["♠"]))
+    play(s, 0, "K♠")  # the marriage's K♠ goes to a trick
+    s[R.S_PHASE] = R.P_DECLARE
+    assert suspended(s) == [] and not [m for m in legal(s) if m >= R.M_CLAIM]
+    # playing the scored Bésigue's J♦ instead leaves the suspended marriage claimable
+    s = position(["K♠", "Q♠", "J♦", "7♣"], trump=R.HEARTS)
+    declare(s, cross(R.M_BES, MAR["♠"]))
+    play(s, 0, "J♦")
+    assert declare(s, claim_move(s)) == 20
+    # the double Bésigue is made of two Bésigues: breaking the first kills the rung
+    s = position(["Q♠", "J♦", "Q♠", "J♦", "7♣"])
+    declare(s, R.M_BES + 1)
+    j = next(j for j in range(R.MAXM) if s[R.S_MK + j] == R.KIND_BES and not s[R.S_MS + j])
+    first = int(s[R.S_MM + j])
+    R.remove_card(s, 0, (first & -first).bit_length() - 1)
+    assert not [m for m in legal(s) if R.M_CLAIM <= m < R.M_CROSS]
+
+
+def test_only_one_meld_scored_per_turn():
+    # Seed 10.2 / catalogue #7: three Bésigues at once: 40 now; the 500 and the 1500
+    # are suspended and claimed on two later turns, one each.
+    s = position(["Q♠", "J♦"] * 3 + ["7♣"])
+    assert declare(s, R.M_BES + 2) == 40
+    assert sorted(suspended(s)) == [R.LADDER + 2, R.LADDER + 3]
+    claims = [m for m in legal(s) if R.M_CLAIM <= m < R.M_CROSS]
+    assert len(claims) == 2
+    R.apply_move(s, claims[0], kv())  # one claim ends the turn: draws, then a lead
+    assert s[R.S_PHASE] == R.P_LEAD and len(suspended(s)) == 1
+    s[R.S_PHASE] = R.P_DECLARE
+    s[R.S_TO_MOVE] = 0
+    assert declare(s, claim_move(s)) in (500, 1500)
+    assert s[R.S_MELD_PTS] == 40 + 500 + 1500 and s[R.S_BES_MAX] == 3
+
+
+def test_no_suspended_meld_in_the_end_phase():
+    # Seed 5.2: "Il n'est plus autorisé ... de marquer des combinaisons suspendues".
+    k = kv()
+    s = position(["K♠", "Q♠", "J♦", "7♣", "7♣", "7♣", "7♣", "7♣", "7♣"], trump=R.HEARTS)
+    s[R.S_STOCK_POS] = s[R.S_N_CARDS] - 2  # the last draw-phase turn
+    R.apply_move(s, cross(R.M_BES, MAR["♠"]), k)
+    assert s[R.S_END_PHASE] == 1 and s[R.S_MELD_PTS] == 40
+    assert (s[R.S_MS:R.S_MS + 2 * R.MAXM] == 0).all()
+    assert not any(R.claimable(s, 0, j) for j in range(R.MAXM))
+    R.apply_move(s, 0, k)  # K♠ led ...
+    R.apply_move(s, 0, k)  # ... 7♣: seat 0 wins an end-phase trick and just leads again
+    assert s[R.S_PHASE] == R.P_LEAD and s[R.S_TO_MOVE] == 0 and s[R.S_MELD_PTS] == 40
+
+
+def test_a_suspended_marriage_fixes_trump_when_it_is_scored():
+    # Reading: trump is fixed by the first marriage or sequence *scored* (seed 5.1).
+    s = position(["K♠", "Q♠", "J♦", "7♣"])
+    assert declare(s, cross(R.M_BES, MAR["♠"])) == 40
+    assert s[R.S_TRUMP] == -1
+    assert declare(s, claim_move(s)) == 40  # still open: royal, and it fixes ♠
+    assert s[R.S_TRUMP] == R.SPADES
 
 
 def test_a_married_card_is_not_married_again():
@@ -503,6 +628,10 @@ def check_bookkeeping(s: np.ndarray, k: np.ndarray, declared_by: int) -> None:
         copies[s[R.S_DECK + pos]] += 1
     copies += s[R.S_GONE:R.S_GONE + R.N_TYPES]
     assert (copies == k[R.K_COPIES]).all()  # every physical card somewhere, once
+    # a suspended meld is a standing one; none survives the draw phase
+    ms = s[R.S_MS:R.S_MS + 2 * R.MAXM]
+    assert ((ms == 0) | (s[R.S_MK:R.S_MK + 2 * R.MAXM] >= 0)).all()
+    assert not (s[R.S_END_PHASE] and ms.any())
 
 
 @pytest.mark.parametrize("variant", ["japonais", "chinois"])
@@ -514,7 +643,7 @@ def test_meld_bookkeeping_under_random_play(variant):
     k = kv(variant=variant)
     gen = np.random.default_rng(5)
     moves = np.zeros(R.MAX_MOVES, dtype=np.int64)
-    declared = 0
+    declared = crossed = claimed = 0
     for seed in range(12):
         c = k[R.K_COPIES]
         deck = (np.random.default_rng(seed).permutation(32 * c) // c).astype(np.int64)
@@ -524,17 +653,23 @@ def test_meld_bookkeeping_under_random_play(variant):
             n = R.legal_moves(s, k, moves)
             assert n >= 1
             ph, p = s[R.S_PHASE], s[R.S_TO_MOVE]
-            if ph == R.P_DECLARE and n > 1 and gen.random() < 0.9:
+            special = [int(x) for x in moves[:n] if x >= R.M_CLAIM]
+            if ph == R.P_DECLARE and special and gen.random() < 0.7:
+                m = special[gen.integers(len(special))]  # crossed pairs and claims
+            elif ph == R.P_DECLARE and n > 1 and gen.random() < 0.9:
                 m = int(moves[1 + gen.integers(n - 1)])  # mostly declare, to fill the table
             elif gen.random() < 0.5:  # the heuristic wins tricks to declare, and re-forms
                 m = int(P.heuristic_move(s, k, moves.copy(), s.copy()))
             else:
                 m = int(moves[gen.integers(n)])
             R.apply_move(s, m, k)
-            by = p if ph == R.P_DECLARE and m != R.M_PASS else -1
-            declared += by >= 0
+            # (a claim lays nothing: it marks a meld announced when it was laid)
+            by = p if ph == R.P_DECLARE and m != R.M_PASS and not R.M_CLAIM <= m < R.M_CROSS else -1
+            declared += ph == R.P_DECLARE and m != R.M_PASS
+            crossed += m >= R.M_CROSS and ph == R.P_DECLARE
+            claimed += R.M_CLAIM <= m < R.M_CROSS and ph == R.P_DECLARE
             check_bookkeeping(s, k, by)
-    assert declared > 100
+    assert declared > 100 and crossed > 5 and claimed > 2
 
 
 def test_sequence_reform_knob():

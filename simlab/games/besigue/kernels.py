@@ -39,6 +39,8 @@ from simlab.games.besigue.rules import (
     S_PLY,
     S_REQUESTED,
     S_SEQ_PTS,
+    S_SUSP_LAID,
+    S_SUSP_PTS,
     S_TIE,
     S_TO_MOVE,
     S_TOTAL,
@@ -57,13 +59,14 @@ from simlab.jit import batch, hot
 
 # --- result columns -----------------------------------------------------------------
 PER_SEAT = ("total", "brisques", "meld", "besigue", "besigue_level", "marriage", "four",
-            "sequence", "blanches", "cut_bonus", "n_melds", "tricks")
+            "sequence", "blanches", "cut_bonus", "n_melds", "tricks", "n_suspended",
+            "suspended")
 PER_SEAT_HELP = {
     "total": "deal total before brisques: melds + cut bonus + cartes blanches + last trick",
     "brisques": "10s and Aces won in tricks",
     "meld": "meld points",
     "besigue": "meld points from the Bésigue ladder",
-    "besigue_level": "highest Bésigue level standing (1 simple .. 4 quadruple, 0 none)",
+    "besigue_level": "highest Bésigue level scored (1 simple .. 4 quadruple, 0 none)",
     "marriage": "meld points from marriages",
     "four": "meld points from fours",
     "sequence": "meld points from sequences",
@@ -71,13 +74,16 @@ PER_SEAT_HELP = {
     "cut_bonus": "cut bonus: dealer's exact pile or non-dealer's exact guess",
     "n_melds": "declarations scored",
     "tricks": "tricks won",
+    "n_suspended": "melds laid suspended (crossed with the one scored, or Bésigue rungs "
+                   "laid at once)",
+    "suspended": "meld points scored from suspended melds, on later turns",
 }
 (C_DEAL, C_DEALER, C_SCORE, C_WINNER, C_COUNTED, C_REQUESTED, C_TIE, C_RUBICON_MISSED,
  C_LAST, C_TRUMP, C_TRUMP_BY, C_LIFT, C_PLIES) = (0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 C_SEAT = 14  # per-seat blocks: name_s0, name_s1 for each of PER_SEAT
 N_DEAL_COLS = C_SEAT + 2 * len(PER_SEAT)
 SEAT_SLOTS = (S_TOTAL, S_BRISQUES, S_MELD_PTS, S_BES_PTS, S_BES_MAX, S_MAR_PTS, S_CAR_PTS,
-              S_SEQ_PTS, S_BLANCHES, S_CUT, S_N_MELDS, S_TRICKS)
+              S_SEQ_PTS, S_BLANCHES, S_CUT, S_N_MELDS, S_TRICKS, S_SUSP_LAID, S_SUSP_PTS)
 
 
 def deal_columns(_: BesigueKnobs | None = None) -> list[Column]:

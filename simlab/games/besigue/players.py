@@ -7,8 +7,12 @@ code path.
 
 Heuristic (catalogue "Heuristic policies"):
 
-* declarations: the highest-scoring declaration now; between equal ones, the suit with
-  the most sequence material fixes trump; never pass when something scores;
+* declarations: the highest-scoring declaration now, a suspended meld (seed 5.1)
+  included (preferred on equal points: it dies when one of its cards is played); between
+  equal ones, the suit with the most sequence material fixes trump; then, scoring as much
+  now, the lay that suspends the most points for later (crossed melds, several Bésigues
+  at once: catalogue "lay crossed melds together when that lets you bank several");
+  never pass when something scores;
 * the least useful card (``keep_value``): 7, 8, 9 off trump are worth nothing; Bésigue
   cards, trumps, K/Q pairs, Aces and 10s and cards of a standing meld are kept; a tabled
   card no meld covers blocks the clean-table rule and goes first;
@@ -28,7 +32,8 @@ and the stock, in a random order) dealt again from the unseen multiset: the deck
 its own cards, the opponent's tabled melds (public, seed 5.1) and every card played —
 plays each move out to the end of the deal with heuristic players and keeps the move
 with the best summed (own marks - opponent's marks). The opponent's hand size and the
-stock count are public. It never reads a hidden card. It searches the end phase (nothing
+stock count are public; so are the melds laid and which of them are suspended (announced
+when laid, seed 5.1): the worlds keep them. It never reads a hidden card. It searches the end phase (nothing
 is hidden any more: one world) and the draw phase once the stock holds at most
 ``search_stock`` cards (default 12: the last six turns, where it gains most per second of
 search; earlier decisions play the heuristic). Known simplification: a hand shown for
@@ -49,10 +54,16 @@ from simlab.games.besigue.rules import (
     K_ROLLOUTS,
     K_SEARCH_STOCK,
     K_WORLDS,
+    M_BES,
+    M_CAR,
+    M_CLAIM,
+    M_CROSS,
     M_MAR,
     M_PASS,
     M_SEQ,
     MAX_MOVES,
+    MAXM,
+    N_DECLARE,
     N_STATE,
     N_TYPES,
     NO,
@@ -81,7 +92,10 @@ from simlab.games.besigue.rules import (
     STRENGTH,
     apply_move,
     beats,
+    claim_points,
+    claimable,
     covered,
+    ladder_above,
     legal_moves,
     meld_cards,
     meld_points,
@@ -136,9 +150,9 @@ def keep_value(state: np.ndarray, p: int, i: int) -> int:
 
 @hot
 def best_declaration(state: np.ndarray, p: int, kv: np.ndarray) -> tuple[int, int]:
-    """(code, points) of the best declaration seat p can make now ((M_PASS, 0) if none).
-    Equal points: the suit with the most J Q K 10 A (sequence material) when it fixes
-    trump."""
+    """(move, points) of the best declaration or suspended meld seat p can score now
+    ((M_PASS, 0) if none). Equal points: a suspended meld, else the suit with the most
+    J Q K 10 A (sequence material) when it fixes trump."""
     best = M_PASS
     best_pts = 0
     best_tie = -1
@@ -157,7 +171,39 @@ def best_declaration(state: np.ndarray, p: int, kv: np.ndarray) -> tuple[int, in
             best = code
             best_pts = pts
             best_tie = tie
+    for j in range(MAXM):
+        if claimable(state, p, j):
+            pts = claim_points(state, p, j, kv)
+            if pts >= best_pts and pts > 0:
+                best = M_CLAIM + j
+                best_pts = pts
     return best, best_pts
+
+
+@hot
+def choose_declaration(state: np.ndarray, p: int, kv: np.ndarray, moves: np.ndarray) -> int:
+    """The heuristic's declaration: ``best_declaration``'s points now, then the most
+    points suspended for later (a crossed pair's second meld, the Bésigue rungs above)."""
+    best, pts = best_declaration(state, p, kv)
+    if best == M_PASS:
+        return best
+    later = ladder_above(state, p, best, kv) if best < M_CLAIM else 0
+    n = legal_moves(state, kv, moves)
+    for k in range(n):
+        m = moves[k]
+        if m >= M_CROSS:
+            a = (m - M_CROSS) // N_DECLARE
+            if meld_points(state, p, a, kv) != pts:
+                continue
+            v = meld_points(state, p, (m - M_CROSS) % N_DECLARE, kv) + ladder_above(state, p, a, kv)
+        elif m > M_BES and m < M_CAR and meld_points(state, p, m, kv) == pts:
+            v = ladder_above(state, p, m, kv)
+        else:
+            continue
+        if v > later:
+            best = m
+            later = v
+    return best
 
 
 @hot
@@ -243,7 +289,7 @@ def heuristic_move(state: np.ndarray, kv: np.ndarray, moves: np.ndarray,
     p = state[S_TO_MOVE]
     ph = state[S_PHASE]
     if ph == P_DECLARE:
-        return best_declaration(state, p, kv)[0]
+        return choose_declaration(state, p, kv, moves)
     if ph == P_REQUEST:
         return REQUEST if request_gain(state, kv) > 0 else NO
     n = legal_moves(state, kv, moves)

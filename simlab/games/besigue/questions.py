@@ -96,6 +96,13 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BesigueKnobs | No
         # 5. meld scoring (the clean-table rule is a comparison of two runs)
         add({"meld_s0"}, "q5.meld_points", "meld points per deal, both players",
             meld.cast(pl.Float64), kind="mean", unit="points")
+        # crossed and suspended melds (seed 5.1, 10.2): how much the rule adds
+        susp = pl.col("suspended_s0") + pl.col("suspended_s1")
+        add({"meld_s0", "suspended_s0"}, "q5.suspended_share", "share of meld points scored "
+            "from suspended melds (crossed pairs, Bésigue rungs laid at once)",
+            ratio_of_sums(susp, meld, pl.lit(True)), kind="mean", unit="fraction")
+        add({"n_suspended_s0"}, "q5.suspended_laid", "a player lays a suspended meld, per "
+            "deal", (pl.col("n_suspended_s0") + pl.col("n_suspended_s1")) > 0)
         # 7. ties and the last trick
         add({"tie"}, "q7.tie", "equal totals before the brisques, per deal", pl.col("tie"))
         add({"tie", "brisques_s0", "last_trick"}, "q7.last_trick_decides", "equal totals and "
@@ -155,6 +162,11 @@ FINDINGS = (
      "paired": lambda n: (pl.col("meld_s0") + pl.col("meld_s1")).cast(pl.Float64),
      "difference": "with the rule minus without, same deals",
      "text": "Meld points per deal with the clean-table rule: {value}; without it: {control}"},
+    {"question": "5. Crossed and suspended melds",
+     "key": "besigue.q5.suspended_share",
+     "text": "A suspended meld (the second of a crossed pair, or a Bésigue rung laid with "
+             "the one below) is laid in {besigue.q5.suspended_laid} of deals; scored on "
+             "later turns, suspended melds bring {besigue.q5.suspended_share} of meld points"},
     {"question": "6. Chasing melds (skill)",
      "key": "seat.score.s0", "control": {"chase_melds": 1},
      "paired": lambda n: (pl.col("score_s0") - pl.col("score_s1")).cast(pl.Float64),

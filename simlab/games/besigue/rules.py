@@ -25,12 +25,17 @@ it; ``deal_outcome`` scores a finished deal.
 
 Readings and simplifications (each where the rule is coded):
 
-* crossed melds (seed 5.1: several laid at once, one scored, the others "suspendues")
-  are laid one per trick won instead: a meld crossing a standing one (sharing a card
-  with it, another kind) is simply declared on a later turn with its other cards from
-  the hand, which scores the same points over the same turns; there is no suspended
-  state. Laying several at once only differs when the later meld would be made of tabled
-  cards alone, which ``card_from_hand`` (catalogue #4) forbids anyway;
+* crossed melds (seed 5.1, "combinaisons croisées"): a declaration may lay two melds of
+  different types sharing a card (``M_CROSS``): the first is scored now, the second is
+  *suspended* and may be scored (``M_CLAIM``) instead of a new declaration on a later
+  turn when the player wins a draw-phase trick, while all its cards stay on the table
+  (catalogue #6); it dies with the draw phase (5.2) or when one of its cards is played.
+  Crossings of three or more melds at once are not offered: only one meld scores per
+  turn anyway, and a third meld holds a card from the hand that can be declared on the
+  later turn with the same points (the difference: its cards would be public sooner);
+* several Bésigues laid at once (seed 10.2: "avec une déclaration suspendue si on dépose
+  les 2 Bésigues d'un coup") score the next rung of the ladder now and suspend the
+  rungs above (two at once: 40 now, the double's 500 later, 540 in all);
 * a declaration takes canonical copies of identical cards (``meld_cards``) and fours take
   their suits by the same preference, so the player chooses the meld, not the copies;
 * a meld may reuse any tabled card of another kind (a sequence may grow from a standing
@@ -222,15 +227,20 @@ P_LEAD, P_FOLLOW, P_DECLARE, P_REQUEST, P_DONE = range(5)
  S_WINNER, S_TRUMP_BY) = range(18)
 _PER = 18  # per-seat counters, 2 slots each, from here
 (S_TOTAL, S_MELD_PTS, S_BES_PTS, S_BES_MAX, S_BRISQUES, S_TRICKS, S_BLANCHES, S_CUT,
- S_N_MELDS, S_MARKS, S_MAR_PTS, S_CAR_PTS, S_SEQ_PTS, S_FINAL, S_SEQ_USED) = (
-    _PER + 2 * i for i in range(15))
+ S_N_MELDS, S_MARKS, S_MAR_PTS, S_CAR_PTS, S_SEQ_PTS, S_FINAL, S_SEQ_USED, S_SUSP_LAID,
+ S_SUSP_PTS) = (_PER + 2 * i for i in range(17))
+# S_SUSP_LAID / S_SUSP_PTS: per seat, melds laid suspended and the points they scored later
 # S_SEQ_USED: per seat, the slots whose card has been in a sequence (knob sequence_reform)
-S_GONE = _PER + 30  # 32 slots: cards played to tricks, per type (public)
+S_GONE = _PER + 34  # 32 slots: cards played to tricks, per type (public)
 S_TY = S_GONE + N_TYPES  # 2 * HMAX: each seat's card slots (type or -1)
 S_TAB = S_TY + 2 * HMAX  # 2 * HMAX: 1 = laid on the table
 S_MK = S_TAB + 2 * HMAX  # 2 * MAXM: kind of each standing meld (-1 = none)
 S_MM = S_MK + 2 * MAXM  # 2 * MAXM: slot mask of each standing meld
-S_DECK = S_MM + 2 * MAXM  # DECK_MAX: the shuffled deck as types; the stock from S_STOCK_POS
+# 2 * MAXM: 0 = a scored meld; a suspended one (seed 5.1) holds what it will score: the
+# declaration code of the meld (marriage, four, sequence: valued when claimed), or
+# LADDER + n for the n-th Bésigue of the ladder (needs n Bésigues standing when claimed)
+S_MS = S_MM + 2 * MAXM
+S_DECK = S_MS + 2 * MAXM  # DECK_MAX: the shuffled deck as types; the stock from S_STOCK_POS
 N_STATE = S_DECK + DECK_MAX
 
 # Kinds of standing melds. REMNANT: the K + Q left on the table by a broken sequence
@@ -250,7 +260,12 @@ M_CAR = 13  # + 0..3: four J, Q, K, A (any suits, seed 6; catalogue #11)
 M_TCAR = 17  # + 0..4: chinois, four trump J, Q, K, 10, A
 M_SEQ = 22  # + suit
 N_DECLARE = 26
-MAX_MOVES = 32
+# Suspended melds (seed 5.1): claim the suspended meld standing in entry j, or lay two
+# crossed melds a (scored now) + b (suspended), a and b declaration codes.
+M_CLAIM = N_DECLARE  # + j, j < MAXM
+M_CROSS = M_CLAIM + MAXM  # + a * N_DECLARE + b
+LADDER = 100  # S_MS value of a suspended Bésigue rung: LADDER + the rung (2..4)
+MAX_MOVES = 128
 NO, REQUEST = 0, 1  # phase P_REQUEST
 
 
@@ -443,6 +458,7 @@ def remove_card(state: np.ndarray, p: int, i: int) -> int:
             if k < 0 or m & b == 0:
                 continue
             state[S_MK + p * MAXM + j] = -1
+            state[S_MS + p * MAXM + j] = 0  # a suspended meld dies with it (catalogue #6)
             if KIND_SEQ <= k < KIND_SEQ + 4 and (rank_of(t) != RK and rank_of(t) != RQ):
                 s = k - KIND_SEQ
                 rest = np.int64(0)
@@ -516,6 +532,7 @@ def end_turn(state: np.ndarray, kv: np.ndarray) -> None:
             state[S_TAB + i] = 0
         for j in range(2 * MAXM):
             state[S_MK + j] = -1
+            state[S_MS + j] = 0  # no suspended meld scores in the end phase (seed 5.2)
     state[S_PHASE] = P_LEAD
     state[S_TO_MOVE] = w
 
@@ -628,6 +645,13 @@ def count_type(state: np.ndarray, p: int, t: int, step: int) -> int:
 
 @hot
 def meld_cards(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> np.int64:
+    """``meld_laid`` with the rule "a card from the hand" as the knob says."""
+    return meld_laid(state, p, code, kv, kv[K_FROM_HAND] != 0)
+
+
+@hot
+def meld_laid(state: np.ndarray, p: int, code: int, kv: np.ndarray, from_hand: bool
+              ) -> np.int64:
     """The slots declaration ``code`` lays (canonical copies, see ``preference``), or -1
     when it cannot be declared now. Rules checked:
 
@@ -637,7 +661,8 @@ def meld_cards(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> np.int64
       a new four only in the chinois ("un Carré peut être rejoint par une 5e carte");
     * K + Q of one standing sequence (or its remnant) do not make a marriage (10.2);
     * at most four Bésigues stand: no quintuple (10.2);
-    * at least one card comes from the hand (catalogue #4, knob ``card_from_hand``);
+    * at least one card comes from the hand (catalogue #4, knob ``card_from_hand``;
+      ``from_hand`` false: the second meld of a crossed pair, checked by ``cross_cards``);
     * clean table (5.1): afterwards no tabled card of the seat is outside a meld.
     """
     if not enough_cards(state, p, code) or free_entries(state, p) < 4:
@@ -718,19 +743,19 @@ def meld_cards(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> np.int64
         return np.int64(-1)
     if chosen < 0:
         return chosen
-    return checked(state, p, chosen, kv, cov)
+    return checked(state, p, chosen, kv, cov, from_hand)
 
 
 @hot
-def checked(state: np.ndarray, p: int, chosen: np.int64, kv: np.ndarray, cov: np.int64
-            ) -> np.int64:
+def checked(state: np.ndarray, p: int, chosen: np.int64, kv: np.ndarray, cov: np.int64,
+            need_hand: bool) -> np.int64:
     """At least one card from the hand (swapping a tabled copy for a hand copy of the
     same type when needed), and the clean-table rule."""
     from_hand = False
     for i in range(HMAX):
         if chosen >> i & 1 and not tabled(state, p, i):
             from_hand = True
-    if not from_hand and kv[K_FROM_HAND]:
+    if not from_hand and need_hand:
         swapped = False
         for i in range(HMAX):
             if not chosen >> i & 1 or not cov >> i & 1:
@@ -762,10 +787,11 @@ def count_kind(state: np.ndarray, p: int, kind: int) -> int:
 
 @hot
 def meld_points(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> int:
-    """Points of declaration ``code`` now (seed 6). A marriage or sequence when trump is
-    not fixed yet fixes it and scores royal (seed 5.1). A marriage laid beside a standing
-    one of its suit is the double marriage (10.2, catalogue #8); the Bésigue ladder scores
-    the level reached: 40, then 500, 1500, 4500 (10.2)."""
+    """Points declaration ``code`` scores now (seed 6). A marriage or sequence when trump
+    is not fixed yet fixes it and scores royal (seed 5.1). A marriage laid beside a
+    standing one of its suit is the double marriage (10.2, catalogue #8); a Bésigue scores
+    the next rung of the ladder: 40, then 500, 1500, 4500 (10.2); several laid at once
+    score that rung now and suspend the rungs above (``declare_now``)."""
     trump = state[S_TRUMP]
     if code >= M_MAR and code < M_BES:
         s = (code - M_MAR) // 2
@@ -776,8 +802,7 @@ def meld_points(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> int:
             return kv[K_DRMAR] if double else kv[K_RMAR]
         return kv[K_DMAR] if double else kv[K_MAR]
     if code >= M_BES and code < M_CAR:
-        level = count_kind(state, p, KIND_BES) + code - M_BES + 1
-        return kv[K_BES + level - 1]
+        return kv[K_BES + count_kind(state, p, KIND_BES)]
     if code >= M_CAR and code < M_TCAR:
         return kv[K_CAR + code - M_CAR]
     if code >= M_TCAR and code < M_SEQ:
@@ -787,21 +812,141 @@ def meld_points(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> int:
 
 
 @hot
+def ladder_above(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> int:
+    """Points suspended by declaration ``code`` itself: the rungs above the one scored
+    when several Bésigues are laid at once (seed 10.2), 0 for any other code."""
+    if code <= M_BES or code >= M_CAR:
+        return 0
+    k = count_kind(state, p, KIND_BES)
+    pts = 0
+    for rung in range(k + 2, k + code - M_BES + 2):
+        pts += kv[K_BES + rung - 1]
+    return pts
+
+
+# --- crossed and suspended melds (seed 5.1, 5.2, 10.2; catalogue #4, #6, #7) -------------------
+@hot
+def meld_type(code: int) -> int:
+    """The type of a declaration, for "de types différents" (seed 5.1): marriages,
+    Bésigues, fours (trump fours included), sequences."""
+    if code < M_BES:
+        return 0
+    if code < M_CAR:
+        return 1
+    if code < M_SEQ:
+        return 2
+    return 3
+
+
+@hot
+def one_meld(code: int) -> bool:
+    """Codes that lay a single meld (not two marriages, not several Bésigues)."""
+    if code >= M_MAR and code < M_BES:
+        return (code - M_MAR) % 2 == 0
+    return code == M_BES or code >= M_CAR
+
+
+@hot
+def claimable(state: np.ndarray, p: int, j: int) -> bool:
+    """Entry j is a suspended meld seat p may score now: it still stands (a card played
+    away breaks it, ``remove_card``: catalogue #6) and, for a Bésigue rung, as many
+    Bésigues stand as the rung needs (the double is made of two Bésigues)."""
+    c = state[S_MS + p * MAXM + j]
+    if c <= 0 or state[S_MK + p * MAXM + j] < 0:
+        return False
+    return c < LADDER or count_kind(state, p, KIND_BES) >= c - LADDER
+
+
+@hot
+def claim_points(state: np.ndarray, p: int, j: int, kv: np.ndarray) -> int:
+    """Points of suspended entry j when it is claimed: valued then, like a declaration
+    (a marriage is royal if trump is still open or its suit is trump; double if another
+    marriage of its suit stands beside it)."""
+    c = state[S_MS + p * MAXM + j]
+    if c >= LADDER:
+        return kv[K_BES + c - LADDER - 1]
+    if c < M_BES:
+        s = (c - M_MAR) // 2
+        royal = state[S_TRUMP] < 0 or state[S_TRUMP] == s
+        double = count_kind(state, p, KIND_MAR + s) > 1  # (the entry itself counts one)
+        if royal:
+            return kv[K_DRMAR] if double else kv[K_RMAR]
+        return kv[K_DMAR] if double else kv[K_MAR]
+    return meld_points(state, p, c, kv)
+
+
+@hot
+def cross_cards(state: np.ndarray, p: int, a: int, b: int, kv: np.ndarray) -> np.int64:
+    """The slots meld ``b`` lays when crossed with declaration ``a`` (a scored now, b
+    suspended), or -1. Seed 5.1: "des combinaisons croisées, c'est-à-dire qui comportent
+    une carte commune deux à deux, et qui sont de types différents": b is one meld of
+    another type than a, legal once a is on the table, sharing a card with a; the pair is
+    one declaration, so b needs no card of its own from the hand, but (catalogue #4) it
+    holds one from the hand at the time of the lay (often the shared card). ``a`` is laid
+    on ``state`` for the check and taken back (hot code allocates no scratch state)."""
+    if meld_type(a) == meld_type(b) or not one_meld(b) or not enough_cards(state, p, b):
+        return np.int64(-1)
+    ca = meld_cards(state, p, a, kv)
+    if ca < 0:
+        return np.int64(-1)
+    hand = np.int64(0)
+    for i in range(HMAX):
+        if ty(state, p, i) >= 0 and not tabled(state, p, i):
+            hand |= np.int64(1) << i
+    entries = occupied(state, p)
+    seq_used = state[S_SEQ_USED + p]
+    trump = state[S_TRUMP]
+    lay(state, p, a, ca)
+    if trump < 0 and (a < M_BES or a >= M_SEQ):  # a fixes trump before b is valued
+        state[S_TRUMP] = (a - M_MAR) // 2 if a < M_BES else a - M_SEQ
+    cb = meld_laid(state, p, b, kv, False)
+    # take a back
+    for i in range(HMAX):
+        if ca >> i & 1 and hand >> i & 1:
+            state[S_TAB + p * HMAX + i] = 0
+    for j in range(MAXM):
+        if not entries >> j & 1:
+            state[S_MK + p * MAXM + j] = -1
+            state[S_MS + p * MAXM + j] = 0
+    state[S_SEQ_USED + p] = seq_used
+    state[S_TRUMP] = trump
+    if cb < 0 or cb & ca == 0 or (kv[K_FROM_HAND] and cb & hand == 0):
+        return np.int64(-1)
+    return cb
+
+
+@hot
 def legal_declarations(state: np.ndarray, p: int, kv: np.ndarray, out: np.ndarray) -> int:
-    """Pass, then every declaration seat p can make now."""
+    """Pass, every declaration seat p can make now, every suspended meld it may score
+    instead (seed 5.1), then every crossed pair (a scored, b suspended)."""
     out[0] = M_PASS
     n = 1
     for code in range(1, N_DECLARE):
         if meld_cards(state, p, code, kv) >= 0:
             out[n] = code
             n += 1
+    n_codes = n
+    for j in range(MAXM):
+        if claimable(state, p, j):
+            out[n] = M_CLAIM + j
+            n += 1
+    for k in range(1, n_codes):
+        a = out[k]
+        for b in range(1, N_DECLARE):
+            if n < out.shape[0] and cross_cards(state, p, a, b, kv) >= 0:
+                out[n] = M_CROSS + a * N_DECLARE + b
+                n += 1
     return n
 
 
 @hot
 def has_declaration(state: np.ndarray, p: int, kv: np.ndarray) -> bool:
+    """Seat p has something to score (a crossed pair needs a legal first meld)."""
     for code in range(1, N_DECLARE):
         if meld_cards(state, p, code, kv) >= 0:
+            return True
+    for j in range(MAXM):
+        if claimable(state, p, j):
             return True
     return False
 
@@ -812,48 +957,114 @@ def add_meld(state: np.ndarray, p: int, kind: int, mask: np.int64) -> None:
         if state[S_MK + p * MAXM + j] < 0:
             state[S_MK + p * MAXM + j] = kind
             state[S_MM + p * MAXM + j] = mask
+            state[S_MS + p * MAXM + j] = 0
             return
 
 
 @hot
-def declare(state: np.ndarray, code: int, kv: np.ndarray) -> None:
-    """Lay declaration ``code`` for the seat to move, score it, then end the turn."""
+def occupied(state: np.ndarray, p: int) -> np.int64:
+    """Bit j: seat p's meld entry j is in use (to find the entries a lay adds)."""
+    m = np.int64(0)
+    for j in range(MAXM):
+        if state[S_MK + p * MAXM + j] >= 0:
+            m |= np.int64(1) << j
+    return m
+
+
+@hot
+def lay(state: np.ndarray, p: int, code: int, chosen: np.int64) -> None:
+    """Put the ``chosen`` slots on the table as the meld(s) of declaration ``code``
+    (no score: ``score_meld`` marks them)."""
+    for i in range(HMAX):
+        if chosen >> i & 1:
+            state[S_TAB + p * HMAX + i] = 1
+    if code < M_BES:  # marriages: one meld per K + Q pair
+        s = (code - M_MAR) // 2
+        pair_up(state, p, chosen, s * 8 + RK, s * 8 + RQ, KIND_MAR + s)
+    elif code < M_CAR:
+        pair_up(state, p, chosen, QUEEN_SPADES, JACK_DIAMONDS, KIND_BES)
+    elif code < M_SEQ:
+        ri = code - M_CAR if code < M_TCAR else code - M_TCAR
+        if code < M_TCAR and ri == 3:
+            ri = 4
+        add_meld(state, p, KIND_CAR + ri, chosen)
+    else:
+        add_meld(state, p, KIND_SEQ + code - M_SEQ, chosen)
+        state[S_SEQ_USED + p] |= chosen
+
+
+@hot
+def score_meld(state: np.ndarray, p: int, code: int, pts: int, rung: int) -> None:
+    """Mark a meld of declaration ``code``'s type (``rung``: the Bésigue level it
+    reaches). The first marriage or sequence marked fixes trump (seed 5.1)."""
+    if code < M_BES or code >= M_SEQ:
+        if state[S_TRUMP] < 0:
+            state[S_TRUMP] = (code - M_MAR) // 2 if code < M_BES else code - M_SEQ
+            state[S_TRUMP_BY] = p
+        credit(state, p, S_MAR_PTS if code < M_BES else S_SEQ_PTS, pts)
+    elif code < M_CAR:
+        if rung > state[S_BES_MAX + p]:
+            state[S_BES_MAX + p] = rung
+        credit(state, p, S_BES_PTS, pts)
+    else:
+        credit(state, p, S_CAR_PTS, pts)
+    state[S_MELD_PTS + p] += pts
+    state[S_N_MELDS + p] += 1
+
+
+@hot
+def declare_now(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> None:
+    """Lay declaration ``code`` and score it. Several Bésigues laid at once: the first
+    scores the next rung, each further one is suspended as the rung above (seed 10.2)."""
+    chosen = meld_cards(state, p, code, kv)
+    pts = meld_points(state, p, code, kv)
+    k = count_kind(state, p, KIND_BES)
+    before = occupied(state, p)
+    lay(state, p, code, chosen)
+    score_meld(state, p, code, pts, k + 1)
+    if code > M_BES and code < M_CAR:
+        rung = k + 1
+        for j in range(MAXM):
+            if state[S_MK + p * MAXM + j] == KIND_BES and not before >> j & 1:
+                if rung > k + 1:
+                    state[S_MS + p * MAXM + j] = LADDER + rung
+                    state[S_SUSP_LAID + p] += 1
+                rung += 1
+
+
+@hot
+def declare(state: np.ndarray, move: int, kv: np.ndarray) -> None:
+    """The trick winner's declaration (seed 5.1): pass, a declaration scored now, a
+    suspended meld scored instead (``M_CLAIM``), or two crossed melds laid together, the
+    first scored, the second suspended (``M_CROSS``); one meld scored per turn (10.2,
+    catalogue #7). Then the turn ends (the draws)."""
     p = state[S_TO_MOVE]
-    if code != M_PASS:
-        chosen = meld_cards(state, p, code, kv)
-        pts = meld_points(state, p, code, kv)
-        for i in range(HMAX):
-            if chosen >> i & 1:
-                state[S_TAB + p * HMAX + i] = 1
-        if code < M_BES:  # marriages: one meld per K + Q pair
-            s = (code - M_MAR) // 2
-            pair_up(state, p, chosen, s * 8 + RK, s * 8 + RQ, KIND_MAR + s)
-            if state[S_TRUMP] < 0:
-                state[S_TRUMP] = s
-                state[S_TRUMP_BY] = p
-            credit(state, p, S_MAR_PTS, pts)
-        elif code < M_CAR:
-            pair_up(state, p, chosen, QUEEN_SPADES, JACK_DIAMONDS, KIND_BES)
-            level = count_kind(state, p, KIND_BES)
-            if level > state[S_BES_MAX + p]:
-                state[S_BES_MAX + p] = level
-            credit(state, p, S_BES_PTS, pts)
-        elif code < M_SEQ:
-            ri = code - M_CAR if code < M_TCAR else code - M_TCAR
-            if code < M_TCAR and ri == 3:
-                ri = 4
-            add_meld(state, p, KIND_CAR + ri, chosen)
-            credit(state, p, S_CAR_PTS, pts)
+    if move == M_PASS:
+        pass
+    elif move < M_CLAIM:
+        declare_now(state, p, move, kv)
+    elif move < M_CROSS:
+        j = move - M_CLAIM
+        c = state[S_MS + p * MAXM + j]
+        pts = claim_points(state, p, j, kv)
+        if c >= LADDER:
+            score_meld(state, p, M_BES, pts, c - LADDER)
         else:
-            s = code - M_SEQ
-            add_meld(state, p, KIND_SEQ + s, chosen)
-            state[S_SEQ_USED + p] |= chosen
-            if state[S_TRUMP] < 0:
-                state[S_TRUMP] = s
-                state[S_TRUMP_BY] = p
-            credit(state, p, S_SEQ_PTS, pts)
-        state[S_MELD_PTS + p] += pts
-        state[S_N_MELDS + p] += 1
+            score_meld(state, p, c, pts, 0)
+        state[S_MS + p * MAXM + j] = 0
+        state[S_SUSP_PTS + p] += pts
+    else:
+        a = (move - M_CROSS) // N_DECLARE
+        b = (move - M_CROSS) % N_DECLARE
+        cb = cross_cards(state, p, a, b, kv)
+        declare_now(state, p, a, kv)
+        before = occupied(state, p)
+        lay(state, p, b, cb)
+        for j in range(MAXM):
+            if state[S_MK + p * MAXM + j] >= 0 and not before >> j & 1:
+                state[S_MS + p * MAXM + j] = (
+                    LADDER + count_kind(state, p, KIND_BES) if b == M_BES else b)
+                state[S_SUSP_LAID + p] += 1
     state[S_PLY] += 1
     end_turn(state, kv)
 

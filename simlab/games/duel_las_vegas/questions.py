@@ -25,9 +25,10 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: DuelLasVegasKnobs
     first rounds; 3 cards per round, rounds per partie; 4 parties ended by exhaustion,
     drawn parties; 6 snowball: the first round's winner, and the leader after 3 rounds,
     win the partie; the players' habits (concessions per decision, largest hands).
-    Question 2 (skill ceiling) is the report's Players section (search vs heuristic vs
-    random in duplicate play) and ``simlab duel``; question 5 (Jokers and skill) is a
-    finding with control runs at 0 and 4 Jokers on the same deals."""
+    Question 2 (skill ceiling) is a finding with a control run on the same deals where
+    seat 1 always draws (knob ``naive_seat``), and the report's Players section (search
+    vs heuristic vs random in duplicate play) and ``simlab duel``; question 5 (Jokers and
+    skill) is a finding with control runs at 0 and 4 Jokers on the same deals."""
     lf = frame.lazy()
     cols = set(lf.collect_schema().names())
     out: list[tuple[MetricDef, set[str]]] = []
@@ -99,6 +100,13 @@ FINDINGS = (
     {"question": "1. Symmetry",
      "key": "duel_las_vegas.q1.seat0_wins", "against": 0.5, "against_text": "an even 50%",
      "text": "Seat 0 wins {duel_las_vegas.q1.seat0_wins} of the decided parties"},
+    {"question": "2. Skill ceiling (vs always draw)",
+     "key": "seat.score.s0", "control": {"naive_seat": 1}, "paired": seat0_score,
+     "difference": "this run minus the control where seat 1 always draws",
+     "text": "Seat 0's mean result per partie (+1 won, -1 lost) is {value} against this "
+             "run's seat 1 and {control} against the naive 'always draw' player on the "
+             "same parties (the Players section gives search over the tuned 'concede if "
+             "behind by a category' heuristic in duplicate play)"},
     {"question": "3. Cards per round and length",
      "key": "duel_las_vegas.q3.cards_per_round",
      "text": "A round uses {duel_las_vegas.q3.cards_per_round} from the two packs; a partie "

@@ -11,6 +11,7 @@ import numpy as np
 import simlab
 from simlab.duel import duplicate
 from simlab.games import belote_comptoir as G
+from simlab.games.belote_comptoir import exact as X
 from simlab.games.belote_comptoir import players as P
 from simlab.games.belote_comptoir import rules as R
 from simlab.tricks import count
@@ -187,7 +188,7 @@ def test_search_agrees_with_exact_expectimax_on_small_k():
                 s = advance(env, s, 1)
             if s[R.S_PHASE] != stop or n_choices(env, s) < 2:
                 continue
-            moves, values, worlds = P.exact_values(s, kv, rules, tb)
+            moves, values, worlds = X.heuristic_values(s, kv, rules, tb)
             assert worlds == (3654 if k.players == 2 else 930)
             choice = decide(env, s)
             best = max(values)
@@ -228,7 +229,8 @@ def test_search_beats_heuristic_in_duplicate_play():
 
 def test_search_ceiling_agrees_with_exact_make_chances_at_k1():
     """At k = 1 the play is forced, so the chance to make each level as bidder is exact
-    over every deal of the hidden cards (3 players: 930 deals, blind: its own card too);
+    over every deal of the hidden cards (3 players: 930 deals, blind: its own card too,
+    the contract named once it is seen: ``exact.exact_make_chances``);
     the level the search bids up to is made half the time or more, within the sampling
     error of its 300 worlds, and the next level up is not made clearly more than half."""
     checked = 0
@@ -238,7 +240,8 @@ def test_search_ceiling_agrees_with_exact_make_chances_at_k1():
         _, kv, rules, tb = env
         for seed in range(8 if k.visibility == "normal" else 2):
             s = dealt_state(env, seed)
-            chances = P.exact_make_chances(s, kv, rules, tb).max(axis=0)
+            # the last row: the bidder names the contract once he sees his card (blind)
+            chances = X.exact_make_chances(s, kv, rules, tb, int(kv[R.K_BID_CAP]) + 1)[-1]
             world = np.zeros(R.N_STATE, dtype=np.int64)
             ceiling = P.search_ceiling(s, kv, rules, tb, np.uint64(5), 3, 0, world,
                                        P.search_work())

@@ -7,7 +7,9 @@ Where things are:
   dealing with the visibility modes, the points auction, the contract, card play,
   scoring: the rulebook;
 * ``players.py`` — the heuristic and random players, what a seat sees, the worlds
-  consistent with it, the search player and the exact expectimax that checks it;
+  consistent with it, the search player;
+* ``exact.py`` — the exact solver at small k (every deal of the hidden cards, each solved
+  with full information by minimax) and the judging of the search player against it;
 * ``kernels.py`` — the batch kernels and the runner's ``run_deals`` / ``run_matches``;
 * ``questions.py`` — the catalogue's balance questions as metrics and findings.
 """

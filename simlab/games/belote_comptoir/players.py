@@ -1,6 +1,6 @@
 """Belote de comptoir players: the heuristic (bids, contract, card play), the random
 player, what a seat sees, the worlds consistent with it, the search player
-(``--policy search``) and an exact expectimax for small k (a check of the search).
+(``--policy search``). The exact solver that checks the search is ``exact.py``.
 
 Rules are in ``rules.py``; every policy here chooses among ``rules.legal_moves`` and the
 kernels apply the choice with ``rules.apply_move``: the real deal, the search's playouts
@@ -19,7 +19,9 @@ The search player (determinized Monte Carlo, ``simlab/search.py``):
   bidder of each allowed contract (heuristic players everywhere) and records the points
   it takes; its ceiling is the highest level that the best contract reaches in at least
   ``search_make_risk`` % of the worlds (50 %: a bid made is +1 against every opponent, a
-  bid failed -1 against every opponent); it raises to the lowest level (open auction) or
+  bid failed -1 against every opponent); with face-down cards of its own (blind modes)
+  it plays each world with the contract the heuristic names for that world's hand, as
+  the real bidder names trump once he sees his cards; it raises to the lowest level (open auction) or
   bids its ceiling (one_round) while that is within its ceiling, else passes;
 * contract and cards: each legal move is applied in every world and played out with
   heuristic players; the move with the best summed outcome wins, the outcome being the
@@ -28,8 +30,6 @@ The search player (determinized Monte Carlo, ``simlab/search.py``):
 """
 
 from __future__ import annotations
-
-import itertools
 
 import numpy as np
 
@@ -564,6 +564,12 @@ def search_ceiling(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tup
             hist[c, v] = 0
     st = search.decision_stream(seed, index, sub, seat, state[S_PLY])
     hidden = seat_information(state, seat, rules, tb, work[7], work[8])
+    # Face-down cards of its own (blind modes): the bidder names the contract once he has
+    # seen them, so in each world he names the heuristic's best contract for the hand that
+    # world gives him (row 0 of ``hist`` then holds every world). A contract fixed across
+    # worlds would underrate a blind hand: the exact solver (``exact.exact_ceiling``)
+    # found bids about half the makeable level at 3 players, k = 1, blind.
+    blind = (hand_of(state, seat) & np.uint64(state[S_FACE_DOWN])) != EMPTY
     for _ in range(worlds):
         st = sample_world(state, seat, hidden, st, world, work)
         for c in range(N_CONTRACTS):
@@ -573,7 +579,12 @@ def search_ceiling(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tup
                 sim[i] = world[i]
             sim[S_TAKER] = seat  # as if the auction were over with this seat the bidder
             sim[S_FACE_DOWN] = 0
-            apply_contract(sim, c, kv)
+            named = c
+            if blind:
+                if c > 0:
+                    break
+                named, _ = best_contract(sim, seat, kv, tb)
+            apply_contract(sim, named, kv)
             playout(sim, kv, rules, tb)
             hist[c, min(taker_points(sim), MAX_BID + 1)] += 1
     need = (kv[K_MAKE_RISK] * worlds + 99) // 100  # worlds that must make it
@@ -601,90 +612,3 @@ def search_move(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
         return BID + (ceiling if kv[K_ONE_ROUND] else low)
     n = search_values(state, kv, rules, tb, seed, index, sub, world, work)
     return work[0][search.best_move(work[1], n)]
-
-
-# --- exact expectimax for small k (a check of the search) -------------------------------------
-def exact_worlds(state: np.ndarray, rules: np.ndarray, tb: tuple):
-    """Every deal of the cards hidden from the seat to move consistent with what it sees
-    (hand sizes, exclusions from the play, its own face-down cards), as full states; each
-    equally likely (exact at the start of play; after plays only the exclusions are
-    respected). Python loops: for k <= 3 and few players only."""
-    seat = int(state[S_TO_MOVE])
-    n = int(state[S_N])
-    excluded = np.zeros(MAX_PLAYERS, dtype=np.uint64)
-    played_by = np.zeros(MAX_PLAYERS, dtype=np.uint64)
-    hidden = int(seat_information(state, seat, rules, tb, excluded, played_by))
-    up = int(state[S_FACE_UP])
-    down = int(state[S_FACE_DOWN])
-    others = [(seat + 1 + j) % n for j in range(n - 1)]
-    sizes = [bin(int(state[S_HAND + q]) & ~up).count("1") for q in others]
-    own_down = bin(int(state[S_HAND + seat]) & down).count("1")
-
-    def deals(i: int, left: int):
-        if i == len(others):
-            yield []
-            return
-        q = others[i]
-        pool = [c for c in range(N_CARDS) if left >> c & 1 and not int(excluded[q]) >> c & 1]
-        for combo in itertools.combinations(pool, sizes[i]):
-            m = sum(1 << c for c in combo)
-            for rest in deals(i + 1, left & ~m):
-                yield [m, *rest]
-
-    world = state.copy()
-    for hands in deals(0, hidden):
-        left = hidden & ~sum(hands)
-        for own in itertools.combinations([c for c in range(N_CARDS) if left >> c & 1], own_down):
-            own_m = sum(1 << c for c in own)
-            world[:] = state
-            for q, m in zip(others, hands, strict=True):
-                world[S_HAND + q] = (int(state[S_HAND + q]) & up) | m
-            world[S_HAND + seat] = (int(state[S_HAND + seat]) & ~down) | own_m
-            world[S_FACE_DOWN] = own_m
-            world[S_REST] = left & ~own_m
-            yield world
-
-
-def exact_values(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple
-                 ) -> tuple[list[int], list[float], int]:
-    """(legal moves, each one's mean ``outcome`` over every deal of ``exact_worlds``,
-    number of deals): the exact expectation the search player estimates from sampled
-    worlds for a contract or card decision, heuristic play after the move (at k = 1 the
-    play is forced, so a contract's value is exact outright)."""
-    seat = int(state[S_TO_MOVE])
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    n_moves = legal_moves(state, kv, rules, tb, moves)
-    moves_list = [int(m) for m in moves[:n_moves]]
-    totals = [0.0] * n_moves
-    worlds = 0
-    sim = state.copy()
-    for world in exact_worlds(state, rules, tb):
-        worlds += 1
-        for j, mv in enumerate(moves_list):
-            sim[:] = world
-            apply_move(sim, mv, kv, tb)
-            playout(sim, kv, rules, tb)
-            totals[j] += outcome(sim, seat)
-    return moves_list, [t / worlds for t in totals], worlds
-
-
-def exact_make_chances(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple
-                       ) -> np.ndarray:
-    """For an auction decision: [contract, level] = the share of every deal of
-    ``exact_worlds`` in which the seat to move, bidder at that contract, takes at least
-    that many points (what ``search_ceiling`` estimates from sampled worlds)."""
-    seat = int(state[S_TO_MOVE])
-    hist = np.zeros((N_CONTRACTS, MAX_BID + 2))
-    sim = state.copy()
-    worlds = 0
-    for world in exact_worlds(state, rules, tb):
-        worlds += 1
-        for c in range(N_CONTRACTS):
-            if allowed(c, kv):
-                sim[:] = world
-                sim[S_TAKER] = seat
-                sim[S_FACE_DOWN] = 0
-                apply_contract(sim, c, kv)
-                playout(sim, kv, rules, tb)
-                hist[c, min(int(taker_points(sim)), MAX_BID + 1)] += 1
-    return np.cumsum(hist[:, ::-1], axis=1)[:, ::-1] / worlds

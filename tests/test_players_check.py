@@ -19,7 +19,7 @@ from simlab.runner import execute, plan
 
 GAMES = ("belote", "manille", "tarot", "tarot_4_saisons", "tarot_double_detente", "president",
          "rami", "bridgette", "sept", "belote_noisette", "belote_comptoir", "frappe",
-         "duel_las_vegas", "besigue", "mille", "caisse")
+         "duel_las_vegas", "besigue", "mille", "caisse", "bernicle")
 
 
 @pytest.mark.parametrize("slug", GAMES)

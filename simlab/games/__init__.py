@@ -24,7 +24,7 @@ _MODULES = {
     "belote_comptoir": "simlab.games.belote_comptoir",
     "belote_noisette": "simlab.games.belote_noisette",
     "mille": "simlab.games.mille",
-    # "bernicle": "simlab.games.bernicle",
+    "bernicle": "simlab.games.bernicle",
     "caisse": "simlab.games.caisse",
 }
 

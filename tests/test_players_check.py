@@ -143,6 +143,9 @@ def test_players_options_reject_bad_values(tmp_path, capsys, argv, message):
 
 
 def test_every_game_declares_a_hand_strength():
+    from simlab.games import game_names
+
+    assert set(GAMES) == set(game_names())  # a new game joins the strong-hands test
     for slug in GAMES:
         g = get_game(slug)
         assert callable(g.extra.get("hand_strength")) and g.extra.get("hand_strength_text")

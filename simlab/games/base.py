@@ -91,6 +91,29 @@ def taker_sides(n: int, played: pl.Expr, partner: str | None = None, **kw) -> Si
                  ids=(0, 1), **kw)
 
 
+def kernel_entries(deals_kernel: Callable, matches_kernel: Callable,
+                   kernel_args: Callable[[Knobs], tuple]) -> tuple[Callable, Callable]:
+    """``run_deals`` and ``run_matches`` for a game whose kernels take ``(seed, start,
+    count, policy codes, *kernel_args(knobs))`` (deals: then ``record_hands``) and whose
+    deals kernel returns ``(rows, dealt, hands)``; the entry points every game needs,
+    written once."""
+
+    def run_deals(knobs: Knobs, policies: tuple[str, ...], seed: int, start: int, count: int,
+                  record_hands: bool = False) -> KernelOutput:
+        rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                          *kernel_args(knobs), record_hands)
+        if not record_hands:
+            return KernelOutput(rows)
+        return KernelOutput(rows, dealt=dealt, hands=hands)
+
+    def run_matches(knobs: Knobs, policies: tuple[str, ...], seed: int, start: int,
+                    count: int) -> KernelOutput:
+        return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                           *kernel_args(knobs)))
+
+    return run_deals, run_matches
+
+
 # Every policy name simlab knows, in kernel-code order; a game lists the ones it has.
 POLICIES = ("random", "heuristic", "search")
 RANDOM, HEURISTIC, SEARCH = 0, 1, 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.games.base import HEURISTIC, RANDOM, kernel_entries
 from simlab.games.belote.players import (
     heuristic_bid,
     heuristic_card,
@@ -39,7 +39,6 @@ from simlab.games.belote.rules import (
     S_TO_MOVE,
     S_TRUMP,
     TEAM_OF,
-    BeloteKnobs,
     _rules,
     _vector,
     apply_bid,
@@ -224,17 +223,5 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 
 
 # --- entry points for the runner -----------------------------------------------------
-def run_deals(knobs: BeloteKnobs, policies: tuple[str, ...], seed: int, start: int,
-              count: int, record_hands: bool = False) -> KernelOutput:
-    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                      _vector(knobs), _rules(knobs), tables(knobs).kernel_args(),
-                                      record_hands)
-    if not record_hands:
-        return KernelOutput(rows)
-    return KernelOutput(rows, dealt=dealt, hands=hands)
-
-
-def run_matches(knobs: BeloteKnobs, policies: tuple[str, ...], seed: int, start: int,
-                count: int) -> KernelOutput:
-    return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                       _vector(knobs), _rules(knobs), tables(knobs).kernel_args()))
+run_deals, run_matches = kernel_entries(
+    deals_kernel, matches_kernel, lambda knobs: (_vector(knobs), _rules(knobs), tables(knobs).kernel_args()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,35 @@ def cmd_duel(args) -> int:
                        jobs=args.jobs, progress=_progress(args))
     print(result.format())
     print(f"  arrangements (same deals, seed {args.seed}): " + " | ".join(result.arrangements))
+    print(f"  {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+# --- tune ---------------------------------------------------------------------------------
+def cmd_tune(args) -> int:
+    import sys
+
+    from simlab.tune import format_result, tune, write_variant
+
+    params: dict[str, Any] = {}
+    if args.variant:
+        params.update(load_variant(args.variant, game=args.game))
+    params.update(parse_assignments(args.set))
+    names = [k.strip() for k in args.knobs.split(",") if k.strip()] if args.knobs else None
+    out = Path(args.out) if args.out else Path(f"tuned-{args.game}.toml")
+    if out.is_dir():
+        raise SimlabError(f"--out {str(out)!r} is a folder; give a FILE.toml to write")
+    if not out.parent.is_dir():
+        raise SimlabError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
+    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise SimlabError(f"--out {str(out)!r} cannot be written (permission denied)")
+    show = None if args.no_progress else (lambda msg: print(msg, file=sys.stderr, flush=True))
+    t0 = time.perf_counter()
+    res = tune(args.game, knobs=names, n=args.n, validate=args.validate, rounds=args.rounds,
+               seed=args.seed, params=params, policy=args.policy, jobs=args.jobs, progress=show)
+    print(format_result(res))
+    path = write_variant(res, out)
+    print(f"variant written: {path}  (simlab run {args.game} --variant {path})")
     print(f"  {time.perf_counter() - t0:.1f} s")
     return 0
 
@@ -447,11 +477,15 @@ def add_commands(sub, formatter) -> None:
         epilog="examples:\n"
                "  simlab duel belote -n 4000 --seed 1                 # search vs heuristic\n"
                "  simlab duel tarot -n 1000 --set search_worlds=32\n"
-               "  simlab duel president --x heuristic --y random -n 20000")
+               "  simlab duel president --x heuristic --y random -n 20000\n"
+               "  simlab duel belote --x heuristic:take_threshold_1=5 --y heuristic -n 20000\n"
+               "                      # one policy value against the field's (see simlab tune)")
     p.add_argument("game", help="game slug")
     p.add_argument("-n", type=_count, default=2_000, metavar="N", help="deals (default 2,000)")
     p.add_argument("--seed", type=_count, default=0, help="run seed (default 0)")
-    p.add_argument("--x", default="search", metavar="POLICY", help="policy measured (default search)")
+    p.add_argument("--x", default="search", metavar="POLICY",
+                   help="policy measured (default search); NAME or NAME:knob=value[:...] to "
+                        "give that side its own policy-knob values")
     p.add_argument("--y", default="heuristic", metavar="POLICY",
                    help="reference policy (default heuristic)")
     p.add_argument("--set", action="extend", nargs="+", metavar="KEY=VALUE", default=[],
@@ -460,6 +494,46 @@ def add_commands(sub, formatter) -> None:
                    help="worker processes; -1 or 'all' = every core (default 1)")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
     p.set_defaults(func=cmd_duel)
+
+    p = sub.add_parser(
+        "tune", help="policy-knob values that beat the current ones, by duplicate play",
+        formatter_class=formatter,
+        description="Find values of the game's policy knobs (how the heuristic plays, never a "
+                    "rule) that raise one seat's (team games: one side's) mean result against "
+                    "a field playing the current values, on the same deals with the seats "
+                    "rotated. Successive halving over one-knob moves (1, 2, 4, 8 steps either "
+                    "way; other choices): every candidate plays N deals, the better half "
+                    "twice as many fresh deals, and so on; the survivor is measured again on "
+                    "fresh deals (--validate) and adopted only when its 95%% interval "
+                    "excludes 0. --rounds K lets the field adopt the winner and search again "
+                    "around it. Writes the values as a variant TOML file.",
+        epilog="examples:\n"
+               "  simlab tune belote                                   # default budget\n"
+               "  simlab tune belote --knobs take_threshold_1,take_threshold_2 --rounds 3\n"
+               "  simlab tune president -n 4000 --out president-tuned.toml\n"
+               "  simlab run belote --variant tuned-belote.toml        # play the values found")
+    p.add_argument("game", help="game slug")
+    p.add_argument("-n", type=_count, default=2_000, metavar="N",
+                   help="deals per candidate at the first stage, doubled at each stage "
+                        "(default 2,000)")
+    p.add_argument("--validate", type=_count, default=None, metavar="N",
+                   help="fresh deals measuring the survivor's gain (default 16 x N)")
+    p.add_argument("--rounds", type=_count, default=1, metavar="K",
+                   help="rounds: the field adopts each adopted winner (default 1)")
+    p.add_argument("--knobs", default=None, metavar="K1,K2",
+                   help="policy knobs to tune (default: every heuristic knob, search_* left out)")
+    p.add_argument("--policy", default="heuristic", metavar="NAME",
+                   help="the player whose knobs are tuned (default heuristic)")
+    p.add_argument("--seed", type=_count, default=0, help="run seed (default 0)")
+    p.add_argument("--set", action="extend", nargs="+", metavar="KEY=VALUE", default=[],
+                   help="a knob of the game for every seat (the variant tuned for); repeatable")
+    p.add_argument("--variant", metavar="FILE.toml", help="TOML file of knob = value lines")
+    p.add_argument("--out", metavar="FILE.toml", default=None,
+                   help="variant file written (default tuned-GAME.toml)")
+    p.add_argument("--jobs", type=_jobs, default=-1, metavar="J",
+                   help="worker processes; -1 or 'all' = every core (default all)")
+    p.add_argument("--no-progress", action="store_true", help="print no stage lines")
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser(
         "compare", help="two variants on the same deals: every metric side by side",

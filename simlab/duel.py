@@ -27,6 +27,7 @@ from simlab import stats
 from simlab.games import get_game
 from simlab.knobs import SimlabError
 from simlab.runner import plan, simulate
+from simlab.seatknobs import policy_name
 
 
 @dataclass(frozen=True)
@@ -89,11 +90,14 @@ def duplicate(game: str, x: str = "search", y: str = "heuristic", *, n: int = 10
               chunk_size: int | None = None, progress: bool | None = False) -> DuelResult:
     """Duplicate play of policy ``x`` against ``y`` over ``n`` deals (see module doc)."""
     g = get_game(game)
-    for name in (x, y):
-        if name not in g.policies:
-            raise SimlabError(f"unknown policy {name!r} for {game}; valid policies: "
-                              f"{', '.join(g.policies)}")
     knobs = plan(g, 1, params=params).knobs  # validates params
+    for spec in (x, y):
+        if "," in spec:
+            raise SimlabError(f"duel: {spec!r} names one policy for one side, not one per seat")
+        if policy_name(spec) not in g.policies:
+            raise SimlabError(f"unknown policy {policy_name(spec)!r} for {game}; valid policies: "
+                              f"{', '.join(g.policies)}")
+        plan(g, 1, params=params, policies=spec)  # its per-seat policy knobs, if any
     players = g.players(knobs)
     teams = g.teams(knobs) if g.teams is not None else None
     plan_ = arrangements(game, x, y, players, teams)

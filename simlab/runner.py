@@ -42,6 +42,7 @@ from simlab.games import get_game
 from simlab.games.base import Game, KernelOutput, parse_policies, to_frame
 from simlab.knobs import Knobs, SimlabError, load_variant
 from simlab.progress import Progress
+from simlab.seatknobs import policy_name, seat_knobs
 
 LEVELS = ("deal", "match")
 DEFAULT_CHUNK = {"deal": 100_000, "match": 5_000}
@@ -152,15 +153,17 @@ def plan(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
     values.update(params or {})
     knobs = g.make_knobs(values)
     names = parse_policies(policies, g, g.players(knobs))
+    seat_knobs(knobs, names)  # a seat's policy values are checked before any work
+    searching = any(policy_name(s) == "search" for s in names)
     n, seed, jobs = int(n), int(seed), int(jobs)
     workers = cpu_count() if jobs == -1 else jobs
     if chunk_size is None:
         chunk = DEFAULT_CHUNK[level]
         # one default chunk of heuristic or random play is at most about a second of work
         # (the slowest game): splitting it would only add part files and a worker start
-        if workers > 1 and (n > chunk or "search" in names):
+        if workers > 1 and (n > chunk or searching):
             # a search seat makes a deal ~1000x slower: small chunks still pay for their overhead
-            least = MIN_AUTO_CHUNK[level] // (100 if "search" in names else 1)
+            least = MIN_AUTO_CHUNK[level] // (100 if searching else 1)
             chunk = min(chunk, max(least, math.ceil(n / (4 * workers))))
     else:
         chunk = int(chunk_size)

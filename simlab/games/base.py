@@ -23,6 +23,7 @@ import polars as pl
 
 from simlab.decks import Deck
 from simlab.knobs import Knobs, SimlabError
+from simlab.seatknobs import check_overrides, policy_name, seat_vectors, split_policy
 
 INT, BOOL, OPT_BOOL = "int", "bool", "opt_bool"
 WIDE_COLUMNS = frozenset({"deal", "match"})  # row indices reach 1e11: Int64
@@ -92,15 +93,24 @@ def taker_sides(n: int, played: pl.Expr, partner: str | None = None, **kw) -> Si
 
 
 def kernel_entries(deals_kernel: Callable, matches_kernel: Callable,
-                   kernel_args: Callable[[Knobs], tuple]) -> tuple[Callable, Callable]:
+                   kernel_args: Callable[[Knobs], tuple],
+                   seat_vector: Callable[[Knobs], np.ndarray] | None = None
+                   ) -> tuple[Callable, Callable]:
     """``run_deals`` and ``run_matches`` for a game whose kernels take ``(seed, start,
     count, policy codes, *kernel_args(knobs))`` (deals: then ``record_hands``) and whose
     deals kernel returns ``(rows, dealt, hands)``; the entry points every game needs,
-    written once."""
+    written once. With ``seat_vector`` (knobs -> the vector its players read), the kernels
+    take each seat's vector (``simlab.seatknobs``) right after the policy codes."""
+
+    def head(knobs: Knobs, policies: tuple[str, ...]) -> tuple:
+        codes = policy_codes(policies)
+        if seat_vector is None:
+            return (codes,)
+        return codes, seat_vectors(knobs, policies, seat_vector)
 
     def run_deals(knobs: Knobs, policies: tuple[str, ...], seed: int, start: int, count: int,
                   record_hands: bool = False) -> KernelOutput:
-        rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+        rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, *head(knobs, policies),
                                           *kernel_args(knobs), record_hands)
         if not record_hands:
             return KernelOutput(rows)
@@ -108,8 +118,8 @@ def kernel_entries(deals_kernel: Callable, matches_kernel: Callable,
 
     def run_matches(knobs: Knobs, policies: tuple[str, ...], seed: int, start: int,
                     count: int) -> KernelOutput:
-        return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                           *kernel_args(knobs)))
+        return KernelOutput(matches_kernel(np.uint64(seed), start, count,
+                                           *head(knobs, policies), *kernel_args(knobs)))
 
     return run_deals, run_matches
 
@@ -146,6 +156,9 @@ class Game:
     # or may not take), "forced_taker" (the rules always make somebody take),
     # "score_unit" (what score_s{i} counts, default "points")
     extra: dict = field(default_factory=dict)
+    # its kernels take one knob vector per seat, so a policy spec may set policy knobs
+    # for one seat ("heuristic:take_threshold_1=5", simlab.seatknobs; simlab tune)
+    seat_policy_knobs: bool = False
 
     def make_knobs(self, values: dict | None = None) -> Knobs:
         return self.knobs.from_mapping(dict(values or {}), game=self.slug)
@@ -153,7 +166,9 @@ class Game:
 
 def parse_policies(spec: str | list[str] | tuple[str, ...], game: Game, n_players: int
                    ) -> tuple[str, ...]:
-    """``"heuristic"`` (every seat) or one name per seat, comma separated."""
+    """``"heuristic"`` (every seat) or one per seat, comma separated; each a policy name,
+    optionally with policy-knob values for that seat (``"heuristic:take_threshold_1=5"``,
+    games with ``seat_policy_knobs``)."""
     names = spec.split(",") if isinstance(spec, str) else list(spec)
     names = [s.strip() for s in names]
     if len(names) == 1:
@@ -162,13 +177,25 @@ def parse_policies(spec: str | list[str] | tuple[str, ...], game: Game, n_player
         raise SimlabError(f"--policy needs 1 or {n_players} comma-separated names for "
                           f"{game.slug}, got {len(names)}")
     for s in names:
-        if s not in game.policies:
-            raise SimlabError(f"unknown policy {s!r}; valid policies: {', '.join(game.policies)}")
+        name, values = split_policy(s)
+        if name not in game.policies:
+            raise SimlabError(f"unknown policy {name!r}; valid policies: {', '.join(game.policies)}")
+        if values:
+            if not game.seat_policy_knobs:
+                have = ", ".join(g for g in _seat_knob_games()) or "none yet"
+                raise SimlabError(f"per-seat policy knobs ({s!r}) are not available for "
+                                  f"{game.slug}; games that have them: {have}")
+            check_overrides(s, game.knobs, game.slug)
     return tuple(names)
 
 
+def _seat_knob_games() -> list[str]:
+    from simlab.games import game_names, get_game  # the registry imports this module
+    return [n for n in game_names() if get_game(n).seat_policy_knobs]
+
+
 def policy_codes(names: tuple[str, ...]) -> np.ndarray:
-    return np.array([POLICIES.index(s) for s in names], dtype=np.int64)
+    return np.array([POLICIES.index(policy_name(s)) for s in names], dtype=np.int64)
 
 
 def to_frame(out: KernelOutput, columns: list[Column], labels: tuple[str, ...],

@@ -92,6 +92,7 @@ GAME = Game(
     players_text="4",
     teams=lambda k: TEAM_OF_SEAT,
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
            "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

@@ -50,6 +50,7 @@ from simlab.games.belote.rules import (
     write_row,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import all_seats_use
 from simlab.tricks import cards_of
 
 
@@ -83,12 +84,15 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, kv: np.ndarray, 
 
 @hot
 def play_deal_any(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
-                     kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64, seed: np.uint64,
-                     index: int, sub: int, row: np.ndarray, dealt: np.ndarray,
-                     hands_out: np.ndarray, world: np.ndarray, work: tuple) -> np.uint64:
+                  seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                  st: np.uint64, seed: np.uint64, index: int, sub: int, row: np.ndarray,
+                  dealt: np.ndarray, hands_out: np.ndarray, world: np.ndarray,
+                  work: tuple) -> np.uint64:
     """``play_deal`` with any players (heuristic, random, search): one move per step of the
     loop, from ``players`` (``st``: the deal's policy stream, used by the random player;
-    (seed, index, sub) key the search player's own streams). Returns the policy stream."""
+    (seed, index, sub) key the search player's own streams). Each seat decides with its
+    own policy values (``seat_kv[seat]``); the rules read ``kv``. Returns the policy
+    stream."""
     deal(state, deck, dealer, dealt)
     recorded = False
     while state[S_PHASE] != P_DONE:
@@ -96,21 +100,22 @@ def play_deal_any(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndar
             recorded = True
             for p in range(4):
                 cards_of(np.uint64(state[S_HAND + p]), hands_out[p])
-        code = pol[state[S_TO_MOVE]]
+        seat = state[S_TO_MOVE]
+        code = pol[seat]
         if code == HEURISTIC:
-            m = heuristic_move(state, kv, rules, tb)
+            m = heuristic_move(state, seat_kv[seat], rules, tb)
         elif code == RANDOM:
             st, m = random_move(st, state, kv, rules, tb, work[0])
         else:
-            m = search_move(state, kv, rules, tb, seed, index, sub, world, work)
+            m = search_move(state, seat_kv[seat], rules, tb, seed, index, sub, world, work)
         apply_move(state, m, kv, tb)
     write_row(state, kv, row)
     return st
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                 rules: np.ndarray, tb: tuple, record: bool
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                 seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, record: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # Column-major result (a row per deal, each column contiguous for polars).
     out = np.zeros((N_DEAL_COLS, count), dtype=np.int64).T
@@ -121,7 +126,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
     state = np.zeros(N_STATE, dtype=np.int64)
     world = np.zeros(N_STATE, dtype=np.int64)
     work = search_work()
-    heuristic_only = (pol == HEURISTIC).all()
+    heuristic_only = (pol == HEURISTIC).all() and all_seats_use(seat_kv, kv)
     for i in range(count):
         d = start + i
         for c in range(N_CARDS):
@@ -135,16 +140,17 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         if heuristic_only:
             play_deal(state, deck, dealer, kv, rules, tb, out[i], dealt[j], hands_out[j])
         else:
-            play_deal_any(state, deck, dealer, pol, kv, rules, tb, st, seed, d, 0, out[i],
-                          dealt[j], hands_out[j], world, work)
+            play_deal_any(state, deck, dealer, pol, seat_kv, kv, rules, tb, st, seed, d, 0,
+                          out[i], dealt[j], hands_out[j], world, work)
         if record and out[i, C_TAKER] < 0:
             hands_out[j, :, :] = -1
     return out, dealt, hands_out
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                   rules: np.ndarray, tb: tuple) -> np.ndarray:
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                   seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple
+                   ) -> np.ndarray:
     out = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
     deck = np.empty(N_CARDS, dtype=np.int64)
     row = np.zeros((N_DEAL_COLS, 1), dtype=np.int64).T[0]  # same array type as in deals_kernel
@@ -153,7 +159,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
     state = np.zeros(N_STATE, dtype=np.int64)
     world = np.zeros(N_STATE, dtype=np.int64)
     work = search_work()
-    heuristic_only = (pol == HEURISTIC).all()
+    heuristic_only = (pol == HEURISTIC).all() and all_seats_use(seat_kv, kv)
     for i in range(count):
         m = start + i
         _, first = rng.below(rng.stream(seed, m, 0, rng.SETUP), 4)
@@ -177,8 +183,8 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             if heuristic_only:
                 play_deal(state, deck, dealer, kv, rules, tb, row, dealt, hands_out)
             else:
-                play_deal_any(state, deck, dealer, pol, kv, rules, tb, st, seed, m, n_deals + 1,
-                              row, dealt, hands_out, world, work)
+                play_deal_any(state, deck, dealer, pol, seat_kv, kv, rules, tb, st, seed, m,
+                              n_deals + 1, row, dealt, hands_out, world, work)
             n_deals += 1
             if row[C_TAKER] < 0:
                 thrown += 1
@@ -224,4 +230,6 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 
 # --- entry points for the runner -----------------------------------------------------
 run_deals, run_matches = kernel_entries(
-    deals_kernel, matches_kernel, lambda knobs: (_vector(knobs), _rules(knobs), tables(knobs).kernel_args()))
+    deals_kernel, matches_kernel,
+    lambda knobs: (_vector(knobs), _rules(knobs), tables(knobs).kernel_args()),
+    seat_vector=_vector)

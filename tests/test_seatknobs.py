@@ -1,0 +1,100 @@
+"""Per-seat policy knobs (simlab.seatknobs): a seat's policy values reach that seat's
+decisions and nothing else, in every game that has them; bad specs are one-line errors."""
+
+from __future__ import annotations
+
+import pytest
+from polars.testing import assert_frame_equal
+
+import simlab
+from simlab.games import game_names, get_game
+from simlab.knobs import SimlabError
+from simlab.seatknobs import split_policy
+from simlab.tune import candidates, tunable_knobs
+
+SEAT_GAMES = [g for g in game_names() if get_game(g).seat_policy_knobs]
+N = 300  # deals: small, but enough that a heuristic threshold moved by a step changes play
+
+
+def _frame(game: str, policies: str, params: dict | None = None, level: str = "deal"):
+    return simlab.simulate(game, N if level == "deal" else 20, seed=11, params=params,
+                           policies=policies, level=level)
+
+
+def _moves(game: str) -> list[dict]:
+    g = get_game(game)
+    knobs = g.make_knobs()
+    return candidates(knobs, tunable_knobs(type(knobs)))
+
+
+def test_split_policy() -> None:
+    assert split_policy("heuristic") == ("heuristic", {})
+    assert split_policy("heuristic:a=1:b=x") == ("heuristic", {"a": "1", "b": "x"})
+    with pytest.raises(SimlabError, match="expected NAME"):
+        split_policy("heuristic:a")
+
+
+@pytest.mark.parametrize("game", SEAT_GAMES)
+@pytest.mark.parametrize("level", ["deal", "match"])
+def test_every_seat_overridden_equals_the_knob_set_for_all(game: str, level: str) -> None:
+    """Every seat given value v by its policy spec plays exactly as a run with v for all
+    (so every decision reads its seat's values, none the run's); and at least one move of
+    a heuristic knob changes the play, so the comparison can fail."""
+    g = get_game(game)
+    players = g.players(g.make_knobs())
+    base = _frame(game, "heuristic", level=level)
+    changed = 0
+    for move in _moves(game)[:6]:
+        (key, value), = move.items()
+        spec = ",".join([f"heuristic:{key}={str(value).lower()}"] * players)
+        seats = _frame(game, spec, level=level)
+        run = _frame(game, "heuristic", params=move, level=level)
+        assert_frame_equal(seats, run)
+        changed += not seats.equals(base)
+    assert changed > 0, f"{game}: no heuristic knob move changed {N} deals"
+
+
+@pytest.mark.parametrize("game", SEAT_GAMES)
+def test_a_seat_value_is_that_seats_only(game: str) -> None:
+    """One seat with other values: the frame differs from both uniform runs (the seat's
+    values are used, and only by it) for some move of a heuristic knob."""
+    g = get_game(game)
+    players = g.players(g.make_knobs())
+    base = _frame(game, "heuristic")
+    for move in _moves(game)[:6]:
+        (key, value), = move.items()
+        spec = ",".join([f"heuristic:{key}={str(value).lower()}"] + ["heuristic"] * (players - 1))
+        one = _frame(game, spec)
+        every = _frame(game, "heuristic", params=move)
+        if not one.equals(base) and not one.equals(every):
+            return
+    pytest.fail(f"{game}: no move at seat 0 alone differs from both uniform runs")
+
+
+def test_bad_specs_are_one_line_errors() -> None:
+    with pytest.raises(SimlabError, match="is a rule, the same for every seat"):
+        simlab.simulate("belote", 5, policies="heuristic:dix_de_der=20")
+    with pytest.raises(SimlabError, match="out of range"):
+        simlab.simulate("belote", 5, policies="heuristic:take_threshold_1=99")
+    with pytest.raises(SimlabError, match="is unknown; policy knobs of belote"):
+        simlab.simulate("belote", 5, policies="heuristic:foo=1")
+
+
+def test_games_without_seat_knobs_refuse_a_spec() -> None:
+    without = [g for g in game_names() if not get_game(g).seat_policy_knobs]
+    if not without:
+        pytest.skip("every game has per-seat policy knobs")
+    game = without[0]
+    with pytest.raises(SimlabError, match="not available for"):
+        simlab.simulate(game, 5, policies="heuristic:search_worlds=8")
+
+
+def test_belote_a_seat_threshold_is_its_own() -> None:
+    """Belote: a seat that takes from trump strength 0 takes every deal in which it speaks
+    first (dealer 3: seat 0 speaks first); the field, at its threshold, does not."""
+    spec = "heuristic:take_threshold_1=0,heuristic,heuristic,heuristic"
+    f = simlab.simulate("belote", 400, seed=3, policies=spec)
+    first = f.filter(f["dealer"] == 3)
+    assert (first["taker"] == 0).all()
+    field = f.filter(f["dealer"] == 0)  # seat 1 speaks first and plays the field's values
+    assert not (field["taker"] == 1).all()

@@ -199,13 +199,11 @@ def cmd_tune(args) -> int:
     if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
         raise SimlabError(f"--out {str(out)!r} cannot be written (permission denied)")
     show = None if args.no_progress else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    t0 = time.perf_counter()
     res = tune(args.game, knobs=names, n=args.n, validate=args.validate, rounds=args.rounds,
                seed=args.seed, params=params, policy=args.policy, jobs=args.jobs, progress=show)
     print(format_result(res))
     path = write_variant(res, out)
     print(f"variant written: {path}  (simlab run {args.game} --variant {path})")
-    print(f"  {time.perf_counter() - t0:.1f} s")
     return 0
 
 

@@ -100,7 +100,7 @@ class BeloteKnobs(Knobs):
                                  lo=0, hi=40, policy=True)
     take_threshold_2: int = knob(7, "heuristic: take the best other suit in round 2 when "
                                  "its S >= this", lo=0, hi=40, policy=True)
-    win_min_points: int = knob(5, "heuristic: before the last seat, win a trick only when "
+    win_min_points: int = knob(1, "heuristic: before the last seat, win a trick only when "
                                "it would hold at least this many points", lo=0, hi=200,
                                policy=True)
     careful_follow: int = knob(15, "heuristic: seats (a bitmask: 1 = seat 0, 2 = seat 1, "

@@ -1,5 +1,5 @@
 """The analysis commands of the ``simlab`` CLI: how-often, compare, sweep, report,
-experiment. ``simlab.cli`` registers them; shared helpers come from there."""
+experiment, duel, tune. ``simlab.cli`` registers them; shared helpers come from there."""
 
 from __future__ import annotations
 

@@ -466,6 +466,16 @@ def _min_parallel_seconds() -> float:
         return MIN_PARALLEL_SECONDS
 
 
+# Runs at least this long on one core in every game (the fastest, Belote, plays about
+# 750,000 deals or 75,000 matches a second; a search seat is ~1000x slower).
+SURELY_LONG = {"deal": 2_000_000, "match": 200_000}
+
+
+def _surely_long(p: Plan) -> bool:
+    searching = any(policy_name(s) == "search" for s in p.policies)
+    return p.n >= SURELY_LONG[p.level] // (1000 if searching else 1)
+
+
 _LAST: list[_Executor] = []
 
 
@@ -507,6 +517,14 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
             for i, fn, args, kwargs in tasks:
                 yield i, local(i, fn, args, kwargs)
             return
+        from simlab import pool
+
+        workers = min(ex.n_jobs, len(tasks)) - 1
+        warm = (run_chunk, (*tasks[0][2][:6], 0, 1))
+        # A run that is long whatever the game starts its workers at once: their start
+        # (about a second: imports, the kernels' cache) then overlaps this process's own.
+        early = _surely_long(p)
+        workers_pool = pool.get(workers, warm=warm) if early else None
         # numba loads (or compiles) the kernels here, outside the timing below
         run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
         i, fn, args, kwargs = tasks[0]
@@ -516,19 +534,18 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
         rest = tasks[1:]
         first = max(1, args[-1])  # the count of the first chunk
         left = took * sum(a[-1] for _, _, a, _ in rest) / first
-        if left < _min_parallel_seconds():
+        if workers_pool is None and left < _min_parallel_seconds():
             ex.choice = f"1 process: about {took + left:.1f} s of work"
             for i, fn, args, kwargs in rest:
                 yield i, local(i, fn, args, kwargs)
             return
-        from simlab import pool
-
-        # Workers start (and load the kernels with a one-deal chunk) while this process
-        # goes on with the chunks; each takes chunks once warm. A short run above never
-        # starts one: a starting worker competes for the machine for most of a second.
-        workers = min(ex.n_jobs, len(tasks)) - 1
+        # Otherwise workers start now (and load the kernels with a one-deal chunk) while
+        # this process goes on with the chunks; each takes chunks once warm. A short run
+        # above never starts one: a starting worker competes for the machine for most of
+        # a second.
         ex.used = workers + 1
-        workers_pool = pool.get(workers, warm=(run_chunk, (*tasks[0][2][:6], 0, 1)))
+        if workers_pool is None:
+            workers_pool = pool.get(workers, warm=warm)
         yield from workers_pool.run(rest, local=local)
         return
     from joblib import Parallel, delayed, parallel_config

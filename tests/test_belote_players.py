@@ -1,7 +1,7 @@
 """Belote heuristic (issue 10): points go on the partner's trick only when nothing unseen
 can take it. Pinned by a hand-built position and by duplicate play against the former
-rule (knob ``careful_follow`` is a seat bitmask, so one team can play each rule on the
-same deals)."""
+rule (``heuristic:careful_follow=false`` at one team's seats: per-seat policy values, so
+one team plays each rule on the same deals)."""
 
 from __future__ import annotations
 
@@ -47,15 +47,17 @@ def test_ace_kept_off_a_trick_an_unseen_card_can_take():
 
 def test_careful_loading_beats_the_former_rule_in_duplicate():
     n = 30_000
+    old = "heuristic:careful_follow=false"
 
-    def team0_minus_team1(seats: int) -> np.ndarray:
-        f = simlab.simulate("belote", n, seed=5, params={"careful_follow": seats})
+    def team0_minus_team1(policies: str) -> np.ndarray:
+        f = simlab.simulate("belote", n, seed=5, policies=policies)
         return (f["score_s0"].to_numpy() - f["score_s1"].to_numpy()).astype(float)
 
     # seats 0 and 2 play the new rule, then seats 1 and 3, on the same deals
-    edge = (team0_minus_team1(0b0101) - team0_minus_team1(0b1010)) / 2
+    edge = (team0_minus_team1(f"heuristic,{old},heuristic,{old}")
+            - team0_minus_team1(f"{old},heuristic,{old},heuristic")) / 2
     est = stats.mean(edge)
     assert est.lo > 0, est.format()
     # and the check can fail: the same rule on both sides gives exactly 0
-    same = (team0_minus_team1(0b1111) - team0_minus_team1(0b1111)) / 2
+    same = (team0_minus_team1("heuristic") - team0_minus_team1("heuristic")) / 2
     assert not same.any()

@@ -169,7 +169,7 @@ def heuristic_card(state: np.ndarray, legal: np.uint64, kv: np.ndarray, suit_of:
                               np.uint64(state[S_GONE]), trump, suit_mask, above_t, strength_t,
                               cheap_t, rich_t)
     partner_wins = TEAM_OF[state[S_WIN_SEAT]] == TEAM_OF[p]
-    if partner_wins and n_table < 3 and (kv[K_CAREFUL] >> p) & 1:
+    if partner_wins and n_table < 3 and kv[K_CAREFUL]:
         unseen = ALL_CARDS & ~np.uint64(state[S_GONE]) & ~hand_of(state, p)
         return load_on_partner(legal, state[S_WIN], trump, unseen, suit_of, suit_mask,
                                above_t, points_t, cheap_t, rich_t)

@@ -103,12 +103,10 @@ class BeloteKnobs(Knobs):
     win_min_points: int = knob(1, "heuristic: before the last seat, win a trick only when "
                                "it would hold at least this many points", lo=0, hi=200,
                                policy=True)
-    careful_follow: int = knob(15, "heuristic: seats (a bitmask: 1 = seat 0, 2 = seat 1, "
-                               "4 = seat 2, 8 = seat 3; 15 = all, 0 = none) that load 10s "
-                               "and aces on the partner's trick only when nothing unseen "
-                               "can take it, else at most a King or Queen (0: load on any "
-                               "winning partner, as before issue 10); per seat so that "
-                               "duplicate play can measure it", lo=0, hi=15, policy=True)
+    careful_follow: bool = knob(True, "heuristic: load 10s and aces on the partner's trick "
+                                "only when nothing unseen can take it, else at most a King "
+                                "or Queen (false: load on any winning partner, as before "
+                                "issue 10)", policy=True)
     # search policy (players.py)
     search_worlds: int = search.worlds_knob(16)
     search_rollouts: int = search.rollouts_knob(1)

@@ -33,6 +33,7 @@ from simlab.seatknobs import SEP, policy_knob_names
 
 STEPS = (1, 2, 4, 8)
 FLOAT_STEPS = (0.1, 0.25, 0.5)
+SHOWN = 3  # candidates printed per stage
 SEED_STRIDE = 1_000_003  # stage seeds: far apart, so no stage replays another's deals
 
 
@@ -227,22 +228,26 @@ def tune(game: str, *, knobs: list[str] | None = None, n: int = 2000,
 
 
 def format_result(res: TuneResult) -> str:
-    lines = [f"tune {res.game}: {res.policy} policy knobs {', '.join(res.knobs)}; gain of one "
-             f"{'side' if _teams(res.game) else 'seat'} against the field, duplicate, {res.unit}"]
+    lines = [f"tune {res.game}: {res.policy} policy knobs {', '.join(res.knobs)}",
+             f"gain of one {'side' if _teams(res.game) else 'seat'} against the field, "
+             f"duplicate, {res.unit}, 95% interval"]
     for i, rnd in enumerate(res.rounds, 1):
         field_text = " ".join(f"{k}={_text(v)}" for k, v in rnd.field_values.items())
         lines.append(f"round {i}: field plays {field_text}")
         for j, stage in enumerate(rnd.stages, 1):
-            shown = stage[:5]
-            more = f" (+{len(stage) - 5} more)" if len(stage) > 5 else ""
-            lines.append(f"  stage {j} ({stage[0].n:,} deals each): " + "; ".join(
-                f"{x.label} {x.edge:+.3f} [{x.lo:+.3f}, {x.hi:+.3f}]" for x in shown) + more)
+            lines.append(f"  stage {j}: {len(stage)} candidates x {stage[0].n:,} deals, best first")
+            width = max(len(x.label) for x in stage[:SHOWN])
+            for x in stage[:SHOWN]:
+                lines.append(f"    {x.label:<{width}} {x.edge:+8.3f} [{x.lo:+.3f}, {x.hi:+.3f}]")
+            if len(stage) > SHOWN:
+                lines.append(f"    ... {len(stage) - SHOWN} more")
         v = rnd.validated
         if v is not None:
             verdict = ("adopted: the interval excludes 0" if rnd.adopted
                        else "not adopted: the interval includes 0 or is below it")
             lines.append(f"  best {v.label}: gain {v.edge:+.3f} [{v.lo:+.3f}, {v.hi:+.3f}] on "
-                         f"{v.n:,} fresh deals; {verdict}")
+                         f"{v.n:,} fresh deals")
+            lines.append(f"    {verdict}")
     final = res.final_values
     changed = {k: v for k, v in final.items() if v != res.rounds[0].field_values[k]}
     if changed:

@@ -9,6 +9,7 @@ import numpy as np
 
 import simlab
 from simlab import stats
+from simlab.duel import duplicate
 from simlab.games import belote as B
 from simlab.games.belote.players import load_on_partner
 
@@ -61,3 +62,33 @@ def test_careful_loading_beats_the_former_rule_in_duplicate():
     # and the check can fail: the same rule on both sides gives exactly 0
     same = (team0_minus_team1("heuristic") - team0_minus_team1("heuristic")) / 2
     assert not same.any()
+
+
+def lead(hand: tuple[str, ...], partner_led: tuple[int, ...], trump: int,
+         gone: tuple[str, ...] = ()) -> str:
+    from simlab.games.belote.players import lead_heuristic, lead_to_partner
+
+    suit_of, suit_mask, _, strength, points, above, cheap, rich, _ = TB
+    t = trump + 1
+    h = mask(*hand)
+    c = lead_heuristic(h, False, mask(*gone), trump, suit_mask, above[t], strength[t],
+                       cheap[t], rich[t])
+    led = sum(1 << s for s in partner_led)
+    return B.DECK.labels[lead_to_partner(c, h, led, mask(*gone), trump, suit_mask, above[t],
+                                         cheap[t])]
+
+
+def test_defender_leads_back_to_his_partners_suit():
+    # Hearts trump; the partner led spades. With no master to cash, the defender leads his
+    # cheapest spade, not his cheapest card (the 7♦, which the former rule led).
+    assert lead(("7♦", "9♠", "K♣"), partner_led=(SPADES,), trump=HEARTS) == "9♠"
+    # a master to cash goes first (the A♣)
+    assert lead(("7♦", "9♠", "A♣"), partner_led=(SPADES,), trump=HEARTS) == "A♣"
+    # a partner who led only trumps gives no plain suit: the cheapest card as before
+    assert lead(("7♦", "9♠", "K♣"), partner_led=(HEARTS,), trump=HEARTS) == "7♦"
+
+
+def test_leading_back_beats_the_former_lead_in_duplicate():
+    old = "heuristic:lead_partner_suit=false"
+    r = duplicate("belote", "heuristic", old, n=60_000, seed=77)
+    assert r.lo > 0, r.format()

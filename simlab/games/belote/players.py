@@ -24,6 +24,7 @@ from simlab import rng, search
 from simlab.games.belote.rules import (
     ALL_CARDS,
     K_CAREFUL,
+    K_LEAD_PARTNER,
     K_ROLLOUTS,
     K_ROUND2_ANY,
     K_TAKE1,
@@ -45,6 +46,7 @@ from simlab.games.belote.rules import (
     S_GONE,
     S_HAND,
     S_HIST,
+    S_LEADS,
     S_N_TABLE,
     S_ON_TABLE,
     S_PHASE,
@@ -165,9 +167,14 @@ def heuristic_card(state: np.ndarray, legal: np.uint64, kv: np.ndarray, suit_of:
     trump = state[S_TRUMP]
     n_table = state[S_N_TABLE]
     if n_table == 0:
-        return lead_heuristic(hand_of(state, p), TEAM_OF[p] == TEAM_OF[state[S_TAKER]],
-                              np.uint64(state[S_GONE]), trump, suit_mask, above_t, strength_t,
-                              cheap_t, rich_t)
+        hand = hand_of(state, p)
+        taking = TEAM_OF[p] == TEAM_OF[state[S_TAKER]]
+        c = lead_heuristic(hand, taking, np.uint64(state[S_GONE]), trump, suit_mask, above_t,
+                           strength_t, cheap_t, rich_t)
+        if taking or not kv[K_LEAD_PARTNER]:
+            return c
+        return lead_to_partner(c, hand, state[S_LEADS + (p + 2) % 4], np.uint64(state[S_GONE]),
+                               trump, suit_mask, above_t, cheap_t)
     partner_wins = TEAM_OF[state[S_WIN_SEAT]] == TEAM_OF[p]
     if partner_wins and n_table < 3 and kv[K_CAREFUL]:
         unseen = ALL_CARDS & ~np.uint64(state[S_GONE]) & ~hand_of(state, p)
@@ -177,6 +184,22 @@ def heuristic_card(state: np.ndarray, legal: np.uint64, kv: np.ndarray, suit_of:
                             n_table == 3, state[S_ON_TABLE], trump, suit_of, suit_mask,
                             excuse_mask, above_t, points_t, cheap_t, rich_t, win_t,
                             kv[K_WIN_MIN])
+
+
+@hot_inline
+def lead_to_partner(c: int, hand: np.uint64, partner_led: int, gone: np.uint64, trump: int,
+                    suit_mask: np.ndarray, above: np.ndarray, cheap: np.ndarray) -> int:
+    """A defender's lead (knob ``lead_partner_suit``): ``c``, the plain lead, stays when it
+    cashes a master; otherwise his cheapest card of a plain suit the partner has led (the
+    partner led it from strength: the defence never led back to it before issue 10)."""
+    unseen = ALL_CARDS & ~gone & ~hand
+    if is_master(c, unseen, above) and suit_mask[trump] & bit(c) == EMPTY:
+        return c
+    back = EMPTY
+    for s in range(4):
+        if s != trump and (partner_led >> s) & 1:
+            back |= hand & suit_mask[s]
+    return best_in(back, cheap) if back != EMPTY else c
 
 
 @hot_inline

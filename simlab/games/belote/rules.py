@@ -103,6 +103,10 @@ class BeloteKnobs(Knobs):
     win_min_points: int = knob(1, "heuristic: before the last seat, win a trick only when "
                                "it would hold at least this many points", lo=0, hi=200,
                                policy=True)
+    lead_partner_suit: bool = knob(True, "heuristic: a defender with no master card to cash "
+                                   "leads his cheapest card of a plain suit his partner has "
+                                   "led (false: his cheapest card, as before issue 10)",
+                                   policy=True)
     careful_follow: bool = knob(True, "heuristic: load 10s and aces on the partner's trick "
                                 "only when nothing unseen can take it, else at most a King "
                                 "or Queen (false: load on any winning partner, as before "
@@ -116,7 +120,7 @@ class BeloteKnobs(Knobs):
 (K_DER, K_CAPOT, K_BELOTE, K_ANN, K_ANN_J, K_ANN_9, K_ANN_OTHER, K_CENT, K_CINQUANTE,
  K_TIERCE, K_COMPARE_ALL, K_BELOTE_KEPT, K_LITIGE_CARRY, K_TARGET, K_ROUND2_ANY,
  K_SAME_DEALER, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_WIN_MIN, K_WORLDS, K_ROLLOUTS,
- K_CAREFUL, N_K) = range(24)
+ K_CAREFUL, K_LEAD_PARTNER, N_K) = range(25)
 
 
 def _vector(k: BeloteKnobs) -> np.ndarray:
@@ -124,13 +128,13 @@ def _vector(k: BeloteKnobs) -> np.ndarray:
     v[[K_DER, K_CAPOT, K_BELOTE, K_ANN, K_ANN_J, K_ANN_9, K_ANN_OTHER, K_CENT, K_CINQUANTE,
        K_TIERCE, K_COMPARE_ALL, K_BELOTE_KEPT, K_LITIGE_CARRY, K_TARGET, K_ROUND2_ANY,
        K_SAME_DEALER, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_WIN_MIN, K_WORLDS, K_ROLLOUTS,
-       K_CAREFUL]] = [
+       K_CAREFUL, K_LEAD_PARTNER]] = [
         k.dix_de_der, k.capot_total, k.belote_bonus, k.announcements, k.ann_carre_jacks,
         k.ann_carre_nines, k.ann_carre_other, k.ann_cent, k.ann_cinquante, k.ann_tierce,
         k.compare_includes_announcements, k.belote_kept_when_dedans, k.litige == "carry_over",
         k.target, k.second_round_any_suit, k.all_pass == "same_dealer", k.max_deals,
         k.take_threshold_1, k.take_threshold_2, k.win_min_points, k.search_worlds,
-        k.search_rollouts, k.careful_follow]
+        k.search_rollouts, k.careful_follow, k.lead_partner_suit]
     return v
 
 
@@ -214,7 +218,8 @@ S_BEL = 31  # 2 slots: belote points per team
 S_ANN_BEST_SEAT, S_ANN_BEST_KIND, S_BELOTE_TEAM = 33, 34, 35
 S_STOCK = 36  # 11 slots: the talon below the turned card, in dealing order
 S_HIST = 47  # 32 slots: the cards played, in order (the first leader is the dealer's left)
-N_STATE = 79
+S_LEADS = 79  # 4 slots: the suits each seat has led (bit s = suit s), public
+N_STATE = 83
 
 
 @hot
@@ -439,6 +444,8 @@ def play_card(state: np.ndarray, c: int, kv: np.ndarray, suit_of: np.ndarray,
     state[S_HAND + p] = np.int64(hand_of(state, p) & ~bit(c))
     state[S_GONE] = np.int64(np.uint64(state[S_GONE]) | bit(c))
     state[S_HIST + state[S_TRICK] * 4 + state[S_N_TABLE]] = c
+    if state[S_N_TABLE] == 0:
+        state[S_LEADS + p] |= 1 << suit_of[c]
     state[S_PLY] += 1
     state[S_ON_TABLE] += points_t[c]
     led, win, win_seat = update_trick(c, p, state[S_LED], state[S_WIN], state[S_WIN_SEAT],

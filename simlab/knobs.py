@@ -20,11 +20,14 @@ class SimlabError(ValueError):
 
 
 def knob(default: Any, help: str, *, choices: tuple | None = None, lo: float | None = None,
-         hi: float | None = None, seed_value: Any = None, policy: bool = False) -> Any:
+         hi: float | None = None, seed_value: Any = None, policy: bool = False,
+         per_seat: bool = True) -> Any:
     """A knob field. ``seed_value`` records the seed's literal rule where the default is a
-    catalogue resolution; ``policy`` marks knobs of the heuristic policy, not the game."""
+    catalogue resolution; ``policy`` marks knobs of the heuristic policy, not the game;
+    ``per_seat=False`` marks a policy knob that is one setting of the run (what it
+    records, say), which a seat's policy spec cannot set (``simlab.seatknobs``)."""
     meta = {"help": help, "choices": choices, "lo": lo, "hi": hi, "seed_value": seed_value,
-            "policy": policy}
+            "policy": policy, "per_seat": per_seat}
     return field(default=default, metadata=meta)
 
 

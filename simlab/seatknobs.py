@@ -47,7 +47,9 @@ def policy_name(spec: str) -> str:
 
 
 def policy_knob_names(knobs_type: type[Knobs]) -> list[str]:
-    return [f.name for f in fields(knobs_type) if f.metadata.get("policy")]
+    """The knobs a seat's spec may set: policy knobs that are not run-wide settings."""
+    return [f.name for f in fields(knobs_type)
+            if f.metadata.get("policy") and f.metadata.get("per_seat", True)]
 
 
 def check_overrides(spec: str, knobs_type: type[Knobs], game: str) -> None:

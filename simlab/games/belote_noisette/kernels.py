@@ -82,7 +82,7 @@ from simlab.tricks import bit, cards_of
 
 @hot
 def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, nuts: np.ndarray, carry: int,
-              pol: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64,
+              pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64,
               seed: np.uint64, index: int, sub: int, row: np.ndarray, dealt: np.ndarray,
               hands_out: np.ndarray, world: np.ndarray, work: tuple) -> np.uint64:
     """One deal from a shuffled ``deck`` (``nuts``: the seats' hazelnuts before the ante,
@@ -99,11 +99,11 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, nuts: np.ndarray
                 cards_of(hand_of(state, p), hands_out[p])
         code = pol[state[S_TO_MOVE]]
         if code == HEURISTIC:
-            m = heuristic_move(state, kv, rules, tb)
+            m = heuristic_move(state, seat_kv[state[S_TO_MOVE]], rules, tb)
         elif code == RANDOM:
             st, m = random_move(st, state, rules, tb, work[0])
         else:
-            m = search_move(state, kv, rules, tb, seed, index, sub, world, work)
+            m = search_move(state, seat_kv[state[S_TO_MOVE]], rules, tb, seed, index, sub, world, work)
         apply_move(state, m, kv, tb)
     write_row(state, kv, row)
     return st
@@ -123,7 +123,8 @@ def round1_counterfactual(sim: np.ndarray, deck: np.ndarray, dealer: int, nuts: 
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                 seat_kv: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, tb: tuple, record: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Independent deals, each the first of a manche: every seat holds ``start_nuts``
@@ -149,7 +150,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEALER] = dealer
         j = i if record else 0
         st = rng.stream(seed, d, 0, rng.POLICY)
-        play_deal(state, deck, dealer, nuts, 0, pol, kv, rules, tb, st, seed, d, 0, out[i],
+        play_deal(state, deck, dealer, nuts, 0, pol, seat_kv, kv, rules, tb, st, seed, d, 0, out[i],
                   dealt[j], hands_out[j], world, work)
         first = (dealer + 1) % N_PLAYERS
         out[i, C_FIRST_TOOK] = out[i, C_TAKER] == first and out[i, C_CONTRACT] == 0
@@ -157,15 +158,18 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         up = sim[S_UP1]
         out[i, C_FIRST_STRENGTH] = trump_strength(hand_of(sim, first) | bit(up), up // 8)
         if kv[K_CF]:
-            out[i, C_CF_TAKE] = round1_counterfactual(sim, deck, dealer, nuts, kv, rules, tb,
-                                                      scratch, True)
-            out[i, C_CF_PASS] = round1_counterfactual(sim, deck, dealer, nuts, kv, rules, tb,
-                                                      scratch, False)
+            # played out by heuristic players with the first bidder's policy values
+            # (the rules' entries of every seat's row are the run's)
+            out[i, C_CF_TAKE] = round1_counterfactual(sim, deck, dealer, nuts, seat_kv[first],
+                                                      rules, tb, scratch, True)
+            out[i, C_CF_PASS] = round1_counterfactual(sim, deck, dealer, nuts, seat_kv[first],
+                                                      rules, tb, scratch, False)
     return out, dealt, hands_out
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                   seat_kv: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, tb: tuple) -> np.ndarray:
     """Whole matches: manches of deals (hazelnuts and pot carried from deal to deal, the
     dealer turning clockwise), match points per manche, to the (pushed) target."""
@@ -204,7 +208,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
                 st = rng.stream(seed, m, n_deals, rng.POLICY)
                 carried = pot > 0
                 o[M_CARRY_START] += carried
-                play_deal(state, deck, dealer, nuts, pot, pol, kv, rules, tb, st, seed, m,
+                play_deal(state, deck, dealer, nuts, pot, pol, seat_kv, kv, rules, tb, st, seed, m,
                           n_deals, row, dealt, hands_out, world, work)
                 for p in range(N_PLAYERS):
                     nuts[p] = state[S_NUTS + p]
@@ -245,5 +249,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 
 # --- entry points for the runner -----------------------------------------------------
 run_deals, run_matches = kernel_entries(
-    deals_kernel, matches_kernel, lambda knobs: (_vector(knobs), _rules(knobs), tables(knobs).kernel_args()))
+    deals_kernel, matches_kernel,
+    lambda knobs: (_vector(knobs), _rules(knobs), tables(knobs).kernel_args()),
+    seat_vector=_vector)
 

@@ -148,7 +148,7 @@ class NoisetteKnobs(Knobs):
     round1_counterfactual: bool = knob(True, "deal level: also play each deal with the "
                                        "dealer's left forced to take, then to pass, in round "
                                        "1 (heuristic players), for the take-or-pass question",
-                                       policy=True)
+                                       policy=True, per_seat=False)
     # heuristic policy (players.py)
     # the two thresholds are where taking starts to beat passing in the same deals played
     # both ways (heuristic players; round 1: the round1_counterfactual columns)

@@ -47,6 +47,7 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="3",
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": questions.balance_metrics, "hand_strength": questions.hand_strength,
            "hand_strength_text": questions.HAND_STRENGTH_TEXT},
 )

@@ -40,7 +40,7 @@ from simlab.tricks import cards_of
 
 @batch
 def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
-              kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64, seed: np.uint64,
+              seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64, seed: np.uint64,
               index: int, sub: int, row: np.ndarray, dealt: np.ndarray,
               hands_out: np.ndarray, world: np.ndarray, work: tuple) -> np.uint64:
     """One deal from a shuffled ``deck`` with the seats' policies ``pol``: fills ``row``
@@ -57,18 +57,18 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
                 cards_of(np.uint64(state[S_HAND + p]), hands_out[p])
         code = pol[state[S_TO_MOVE]]
         if code == HEURISTIC:
-            m = heuristic_move(state, kv, rules, tb)
+            m = heuristic_move(state, seat_kv[state[S_TO_MOVE]], rules, tb)
         elif code == RANDOM:
             st, m = random_move(st, state, kv, rules, tb, work[0])
         else:
-            m = search_move(state, kv, rules, tb, seed, index, sub, world, work)
+            m = search_move(state, seat_kv[state[S_TO_MOVE]], rules, tb, seed, index, sub, world, work)
         apply_move(state, m, kv, tb)
     write_row(state, kv, row)
     return st
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, tb: tuple, record: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     out = np.zeros((N_DEAL_COLS, count), dtype=np.int64).T  # column-major for polars
@@ -89,13 +89,13 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEALER] = dealer
         j = i if record else 0
         st = rng.stream(seed, d, 0, rng.POLICY)
-        play_deal(state, deck, dealer, pol, kv, rules, tb, st, seed, d, 0, out[i], dealt[j],
+        play_deal(state, deck, dealer, pol, seat_kv, kv, rules, tb, st, seed, d, 0, out[i], dealt[j],
                   hands_out[j], world, work)
     return out, dealt, hands_out
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, tb: tuple) -> np.ndarray:
     """Whole matches: the deal passes to the left after every deal (a passed-out deal is
     redealt by the next dealer); the first to reach ``target`` wins, several at once:
@@ -123,7 +123,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             rng.shuffle(rng.stream(seed, m, n_deals + 1, rng.SHUFFLE), deck, N_CARDS)
             row[:] = 0
             st = rng.stream(seed, m, n_deals + 1, rng.POLICY)
-            play_deal(state, deck, dealer, pol, kv, rules, tb, st, seed, m, n_deals + 1, row,
+            play_deal(state, deck, dealer, pol, seat_kv, kv, rules, tb, st, seed, m, n_deals + 1, row,
                       dealt, hands_out, world, work)
             n_deals += 1
             dealer = (dealer + 1) % N_SEATS
@@ -149,4 +149,6 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 
 # --- entry points for the runner -----------------------------------------------------
 run_deals, run_matches = kernel_entries(
-    deals_kernel, matches_kernel, lambda knobs: (_vector(knobs), _rules(knobs), tables(knobs).kernel_args()))
+    deals_kernel, matches_kernel,
+    lambda knobs: (_vector(knobs), _rules(knobs), tables(knobs).kernel_args()),
+    seat_vector=_vector)

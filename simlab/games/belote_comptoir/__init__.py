@@ -68,6 +68,7 @@ GAME = Game(
     players_text="2-6",
     teams=None,
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": _q.balance_metrics, "hand_strength": _q.hand_strength,
            "hand_strength_text": _q.HAND_STRENGTH_TEXT},
 )

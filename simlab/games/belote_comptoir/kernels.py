@@ -46,11 +46,12 @@ from simlab.games.belote_comptoir.rules import (
     write_row,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import seat_vectors
 
 
 @hot
 def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
-              kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64, seed: np.uint64,
+              seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64, seed: np.uint64,
               index: int, sub: int, row: np.ndarray, dealt: np.ndarray, world: np.ndarray,
               work: tuple) -> np.uint64:
     """One deal from a shuffled ``deck``: each move from the seat's policy (``st``: the
@@ -63,11 +64,11 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
         seat = state[S_TO_MOVE]
         code = pol[seat]
         if code == HEURISTIC:
-            m = heuristic_move(state, kv, rules, tb)
+            m = heuristic_move(state, seat_kv[seat], rules, tb)
         elif code == RANDOM:
             st, m = random_move(st, state, kv, rules, tb, work[0])
         else:
-            m = search_move(state, kv, rules, tb, seed, index, sub, world, work)
+            m = search_move(state, seat_kv[seat], rules, tb, seed, index, sub, world, work)
         apply_move(state, m, kv, tb)
         if state[S_PHASE] == P_PLAY and hand_value < 0:
             # the bidder's hand value for the contract named, his whole hand seen
@@ -86,7 +87,7 @@ def shuffled(deck: np.ndarray, seed: np.uint64, index: int, sub: int) -> None:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, tb: tuple, record: bool) -> tuple[np.ndarray, np.ndarray]:
     n = kv[K_N]
     # Column-major result (a row per deal, each column contiguous for polars).
@@ -104,13 +105,13 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEAL] = d
         out[i, C_DEALER] = dealer
         st = rng.stream(seed, d, 0, rng.POLICY)
-        play_deal(state, deck, dealer, pol, kv, rules, tb, st, seed, d, 0, out[i],
+        play_deal(state, deck, dealer, pol, seat_kv, kv, rules, tb, st, seed, d, 0, out[i],
                   dealt[i if record else 0], world, work)
     return out, dealt
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, tb: tuple) -> np.ndarray:
     """Matches to ``target`` points: the dealer rotates every deal (a deal everybody
     passes is redealt by the next dealer); the first seat at or above the target, alone
@@ -138,7 +139,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             shuffled(deck, seed, m, n_deals + 1)
             row[:] = 0
             st = rng.stream(seed, m, n_deals + 1, rng.POLICY)
-            play_deal(state, deck, dealer, pol, kv, rules, tb, st, seed, m, n_deals + 1, row,
+            play_deal(state, deck, dealer, pol, seat_kv, kv, rules, tb, st, seed, m, n_deals + 1, row,
                       dealt, world, work)
             n_deals += 1
             dealer = (dealer + 1) % n
@@ -177,6 +178,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 def run_deals(knobs: ComptoirKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
     rows, dealt = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                               seat_vectors(knobs, policies, _vector),
                                _vector(knobs), _rules(knobs), kernel_tables(knobs),
                                record_hands)
     if not record_hands:
@@ -187,4 +189,5 @@ def run_deals(knobs: ComptoirKnobs, policies: tuple[str, ...], seed: int, start:
 def run_matches(knobs: ComptoirKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                       seat_vectors(knobs, policies, _vector),
                                        _vector(knobs), _rules(knobs), kernel_tables(knobs)))

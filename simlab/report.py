@@ -480,8 +480,10 @@ def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
 #   "an even 50%"; ``above`` / ``below`` word the direction (default "above"/"below");
 #   ``difference`` names a difference of two metrics, e.g. "round 2 minus round 1";
 # * ``control`` and ``paired`` (optional) — knob values of a control run on the same
-#   deals, and a function of the number of players giving the per-row expression both
-#   runs are measured with; the answer is then the paired difference, this run − control;
+#   deals (and, under the key ``seat_values``, {seat: {policy knob: value}} given to
+#   those seats' players only, ``simlab.seatknobs``), and a function of the number of
+#   players giving the per-row expression both runs are measured with; the answer is
+#   then the paired difference, this run − control;
 # * ``companion`` and ``companion_text`` (optional) — when this run has not got the
 #   metric (e.g. Président's role chain needs deals that start from titles), the report
 #   runs the same deals with these knob values and answers from that run, saying so.
@@ -743,7 +745,13 @@ def _control_frame(plan: Plan, knobs: dict[str, Any]) -> pl.DataFrame:
     """This run's deals (same seed, same rows) under the control's knob values."""
     from dataclasses import replace
 
-    control = replace(plan, knobs=replace(plan.knobs, **knobs), variant=None)
+    values = dict(knobs)
+    policies = list(plan.policies)
+    for seat, over in values.pop("seat_values", {}).items():
+        policies[seat] = ":".join([policies[seat]] + [f"{k}={str(v).lower()}"
+                                                      for k, v in over.items()])
+    control = replace(plan, knobs=replace(plan.knobs, **values), policies=tuple(policies),
+                      variant=None)
     return execute(control)
 
 

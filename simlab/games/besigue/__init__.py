@@ -52,6 +52,7 @@ GAME = Game(
     teams=lambda k: (0, 1),
     sides=lambda k: fixed_sides((0, 1), pl.lit(True), text="each player alone; the deal's "
                                 "winner is the one who marks"),
+    seat_policy_knobs=True,
     extra={"metrics": questions.balance_metrics, "hand_strength": questions.hand_strength,
            "hand_strength_text": questions.HAND_STRENGTH_TEXT},
 )

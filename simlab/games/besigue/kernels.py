@@ -56,6 +56,7 @@ from simlab.games.besigue.rules import (
     deal,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import seat_vectors
 
 # --- result columns -----------------------------------------------------------------
 PER_SEAT = ("total", "brisques", "meld", "besigue", "besigue_level", "marriage", "four",
@@ -133,7 +134,7 @@ def match_columns(_: BesigueKnobs | None = None) -> list[Column]:
 # --- one deal ---------------------------------------------------------------------------
 @hot
 def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
-              kv: np.ndarray, seed: np.uint64, index: int, sub: int, row: np.ndarray,
+              seat_kv: np.ndarray, kv: np.ndarray, seed: np.uint64, index: int, sub: int, row: np.ndarray,
               dealt: np.ndarray, world: np.ndarray, moves: np.ndarray, work: tuple) -> None:
     """Shuffle, cut, deal and play one deal; fills ``row`` from C_SCORE on and ``dealt``
     [2, HMAX] (label ids, -1 padding). Streams: (seed, index, sub) with the SHUFFLE,
@@ -159,11 +160,11 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
     while state[S_PHASE] != P_DONE:
         code = pol[state[S_TO_MOVE]]
         if code == HEURISTIC:
-            m = heuristic_move(state, kv, moves, work[6])
+            m = heuristic_move(state, seat_kv[state[S_TO_MOVE]], moves, work[6])
         elif code == RANDOM:
             st, m = random_move(st, state, kv, moves)
         else:
-            m = search_move(state, kv, seed, index, sub, world, work)
+            m = search_move(state, seat_kv[state[S_TO_MOVE]], seed, index, sub, world, work)
         apply_move(state, m, kv)
     write_row(state, kv, row)
 
@@ -198,7 +199,7 @@ def new_buffers() -> tuple:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  record: bool) -> tuple[np.ndarray, np.ndarray]:
     out = np.zeros((N_DEAL_COLS, count), dtype=np.int64).T  # a contiguous column each
     n_rec = count if record else 1
@@ -209,13 +210,13 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         d = start + i
         out[i, C_DEAL] = d
         out[i, C_DEALER] = d % 2
-        play_deal(state, deck, d % 2, pol, kv, seed, d, 0, out[i], dealt[i if record else 0],
+        play_deal(state, deck, d % 2, pol, seat_kv, kv, seed, d, 0, out[i], dealt[i if record else 0],
                   world, moves, work)
     return out, dealt
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray
                    ) -> np.ndarray:
     """Whole matches: deals until a player's total reaches the target (seed 9), dealers
     alternating (catalogue #3), the first dealer drawn at random."""
@@ -240,7 +241,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
         while n_deals < kv[K_MAX_DEALS]:
             before0 = score0
             before1 = score1
-            play_deal(state, deck, dealer, pol, kv, seed, m, n_deals + 1, row, dealt, world,
+            play_deal(state, deck, dealer, pol, seat_kv, kv, seed, m, n_deals + 1, row, dealt, world,
                       moves, work)
             n_deals += 1
             score0 += row[C_SCORE]
@@ -272,6 +273,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 def run_deals(knobs: BesigueKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
     rows, dealt = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                               seat_vectors(knobs, policies, _vector),
                                _vector(knobs), record_hands)
     if not record_hands:
         return KernelOutput(rows)
@@ -281,4 +283,5 @@ def run_deals(knobs: BesigueKnobs, policies: tuple[str, ...], seed: int, start: 
 def run_matches(knobs: BesigueKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                       seat_vectors(knobs, policies, _vector),
                                        _vector(knobs)))

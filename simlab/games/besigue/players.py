@@ -298,7 +298,7 @@ def heuristic_move(state: np.ndarray, kv: np.ndarray, moves: np.ndarray,
             return cheapest(state, p, moves, n, 0)
         c = cheapest(state, p, moves, n, 1)
         return c if c >= 0 else cheapest(state, p, moves, n, 0)
-    if not kv[K_CHASE] >> p & 1:  # meld-blind: shed the least useful card
+    if not kv[K_CHASE]:  # meld-blind: shed the least useful card
         return cheapest(state, p, moves, n, -1 if ph == P_FOLLOW else 0)
     # draw phase: the card whose trick, if won, opens the best declaration; a lead
     # hopes to win (the follower may not beat it), a reply only plays a winning card

@@ -23,8 +23,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BesigueKnobs | No
     5 meld points per deal (compare runs with ``clean_table_rule=false``); 7 ties and the
     last-trick tiebreak. Match level: 3 match length and single-deal decisions; 4 the
     quadruple's effect on matches. Question 6 (meld-greedy vs trick-aware play) is a
-    duel: ``simlab duel besigue heuristic heuristic`` with ``chase_melds`` on one side is
-    not expressible per row; see the module's FINDINGS note."""
+    duel (``simlab duel besigue --x heuristic --y heuristic:chase_melds=false``), not
+    expressible per row; see the module's FINDINGS note."""
     k = knobs if isinstance(knobs, BesigueKnobs) else BesigueKnobs()
     rubicon = k.values()[5]
     cols = set(frame.lazy().collect_schema().names())
@@ -168,7 +168,7 @@ FINDINGS = (
              "the one below) is laid in {besigue.q5.suspended_laid} of deals; scored on "
              "later turns, suspended melds bring {besigue.q5.suspended_share} of meld points"},
     {"question": "6. Chasing melds (skill)",
-     "key": "seat.score.s0", "control": {"chase_melds": 1},
+     "key": "seat.score.s0", "control": {"seat_values": {1: {"chase_melds": False}}},
      "paired": lambda n: (pl.col("score_s0") - pl.col("score_s1")).cast(pl.Float64),
      "difference": "both chasing minus seat 1 meld-blind",
      "text": "Seat 0's margin over seat 1 per deal when both chase declarations: {value}; "

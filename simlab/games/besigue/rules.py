@@ -148,11 +148,10 @@ class BesigueKnobs(Knobs):
     max_deals: int = knob(200, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=10_000)
     # policies (players.py)
-    chase_melds: int = knob(3, "heuristic: seats that chase declarations, a bit per seat "
-                            "(1: seat 0, 2: seat 1, 3: both): in the draw phase they play the "
-                            "card whose trick, if won, opens the best declaration; the others "
-                            "only shed their least useful card (meld-blind)", lo=0, hi=3,
-                            policy=True)
+    chase_melds: bool = knob(True, "heuristic: in the draw phase, play the card whose trick, "
+                             "if won, opens the best declaration (false: only shed the least "
+                             "useful card, meld-blind; per seat: heuristic:chase_melds=false)",
+                             policy=True)
     search_stock: int = knob(12, "search player: searches the draw phase too once the stock "
                              "holds at most this many cards (0: only the end phase, where "
                              "nothing is hidden; before that it plays the heuristic)",

@@ -36,12 +36,13 @@ from simlab.games.bridgette.rules import (
     write_row,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import seat_vectors
 from simlab.tricks import EMPTY, bit, cards_of
 
 
 @hot
 def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
-              kv: np.ndarray, st: np.uint64, seed: np.uint64, index: int, sub: int,
+              seat_kv: np.ndarray, kv: np.ndarray, st: np.uint64, seed: np.uint64, index: int, sub: int,
               row: np.ndarray, dealt: np.ndarray, hands_out: np.ndarray, world: np.ndarray,
               work: tuple) -> np.uint64:
     """One deal from a shuffled ``deck``, each seat moved by its policy (heuristic, random,
@@ -58,11 +59,11 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
                 cards_of(np.uint64(state[S_HAND + p]), hands_out[p])
         code = pol[state[S_TO_MOVE]]
         if code == HEURISTIC:
-            m = heuristic_move(state, kv)
+            m = heuristic_move(state, seat_kv[state[S_TO_MOVE]])
         elif code == RANDOM:
             st, m = random_move(st, state, kv, work[0])
         else:
-            m = search_move(state, kv, seed, index, sub, world, work)
+            m = search_move(state, seat_kv[state[S_TO_MOVE]], seed, index, sub, world, work)
         apply_move(state, m, kv)
     dealt_hcp0 = high_card_points(dealt_mask(dealt, 0))
     dealt_hcp1 = high_card_points(dealt_mask(dealt, 1))
@@ -80,7 +81,7 @@ def dealt_mask(dealt: np.ndarray, p: int) -> np.uint64:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # Column-major result (a row per deal, each column contiguous for polars).
     out = np.zeros((N_DEAL_COLS, count), dtype=np.int64).T
@@ -100,13 +101,13 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEAL] = d
         out[i, C_DEALER] = dealer
         j = i if record else 0
-        play_deal(state, deck, dealer, pol, kv, rng.stream(seed, d, 0, rng.POLICY), seed, d, 0,
+        play_deal(state, deck, dealer, pol, seat_kv, kv, rng.stream(seed, d, 0, rng.POLICY), seed, d, 0,
                   out[i], dealt[j], hands_out[j], world, work)
     return out, dealt, hands_out
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray
                    ) -> np.ndarray:
     """Matches of ``deals_per_match`` deals, the dealer alternating (catalogue #10); while
     tied after them, one more deal at a time (seed §10, catalogue #11). A passed-out deal
@@ -135,7 +136,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
                 deck[c] = c
             rng.shuffle(rng.stream(seed, m, dealings + 1, rng.SHUFFLE), deck, N_CARDS)
             row[:] = 0
-            play_deal(state, deck, dealer, pol, kv, rng.stream(seed, m, dealings + 1, rng.POLICY),
+            play_deal(state, deck, dealer, pol, seat_kv, kv, rng.stream(seed, m, dealings + 1, rng.POLICY),
                       seed, m, dealings + 1, row, dealt, hands_out, world, work)
             dealings += 1
             dealer = 1 - dealer
@@ -170,6 +171,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 def run_deals(knobs: BridgetteKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
     rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                      seat_vectors(knobs, policies, _vector),
                                       _vector(knobs), record_hands)
     if not record_hands:
         return KernelOutput(rows)
@@ -179,4 +181,5 @@ def run_deals(knobs: BridgetteKnobs, policies: tuple[str, ...], seed: int, start
 def run_matches(knobs: BridgetteKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                       seat_vectors(knobs, policies, _vector),
                                        _vector(knobs)))

@@ -60,6 +60,7 @@ GAME = Game(
     players_text="3",
     teams=None,
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": _questions.balance_metrics, "hand_strength": _questions.hand_strength,
            "hand_strength_text": _questions.HAND_STRENGTH_TEXT,
            "decisions": _questions.decisions, "forced_taker": True},  # the forced opening

@@ -43,6 +43,7 @@ from simlab.games.mille.rules import (
     zero_bars,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import seat_vectors
 from simlab.tricks import cards_of
 
 ALL_BOMBS = (1 << NP) - 1
@@ -50,7 +51,7 @@ ALL_BOMBS = (1 << NP) - 1
 
 @hot
 def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, bombs: int, sheet: np.ndarray,
-              pol: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64,
+              pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64,
               seed: np.uint64, index: int, sub: int, row: np.ndarray, dealt: np.ndarray,
               hands_out: np.ndarray, marks: np.ndarray, world: np.ndarray, work: tuple
               ) -> np.uint64:
@@ -73,11 +74,11 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, bombs: int, shee
                 cards_of(np.uint64(state[S_HAND + p]), hands_out[p])
         code = pol[state[S_TO_MOVE]]
         if code == HEURISTIC:
-            m = heuristic_move(state, kv, rules, tb)
+            m = heuristic_move(state, seat_kv[state[S_TO_MOVE]], rules, tb)
         elif code == RANDOM:
             st, m = random_move(st, state, kv, rules, tb, work[0])
         else:
-            m = search_move(state, kv, rules, tb, seed, index, sub, world, work)
+            m = search_move(state, seat_kv[state[S_TO_MOVE]], rules, tb, seed, index, sub, world, work)
         apply_move(state, m, kv, tb)
     write_row(state, kv, row, marks)
     return st
@@ -91,7 +92,7 @@ def shuffled(deck: np.ndarray, seed: np.uint64, index: int, sub: int) -> None:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, tb: tuple, record: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Independent deals (dealer = deal index mod 3), every seat holding its bomb when
@@ -115,7 +116,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEALER] = dealer
         j = i if record else 0
         st = rng.stream(seed, d, 0, rng.POLICY)
-        play_deal(state, deck, dealer, bombs, sheet, pol, kv, rules, tb, st, seed, d, 0, out[i],
+        play_deal(state, deck, dealer, bombs, sheet, pol, seat_kv, kv, rules, tb, st, seed, d, 0, out[i],
                   dealt[j], hands_out[j], marks, world, work)
         if record and out[i, C_BOMB]:
             hands_out[j, :, :] = -1
@@ -123,7 +124,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, tb: tuple) -> np.ndarray:
     """Whole matches to ``target`` (seed 9): the dealer moves clockwise each deal (the
     first drawn at random); each player has ``bombs_per_match`` bombs; the score sheet
@@ -172,7 +173,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
                 on_barrel = on_barrel or (scores[p] == floor and floor < target)
             barrel_deals += on_barrel
             st = rng.stream(seed, m, n_deals + 1, rng.POLICY)
-            play_deal(state, deck, dealer, bombs, sheet, pol, kv, rules, tb, st, seed, m, n_deals + 1,
+            play_deal(state, deck, dealer, bombs, sheet, pol, seat_kv, kv, rules, tb, st, seed, m, n_deals + 1,
                       row, dealt, hands_out, marks, world, work)
             n_deals += 1
             taker = row[C_TAKER]
@@ -218,7 +219,8 @@ def run_deals(knobs: MilleKnobs, policies: tuple[str, ...], seed: int, start: in
               count: int, record_hands: bool = False) -> KernelOutput:
     kv, rules, tb = _args(knobs)
     rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                      kv, rules, tb, record_hands)
+                                      seat_vectors(knobs, policies, _vector), kv, rules, tb,
+                                      record_hands)
     if not record_hands:
         return KernelOutput(rows)
     return KernelOutput(rows, dealt=dealt, hands=hands)
@@ -228,4 +230,4 @@ def run_matches(knobs: MilleKnobs, policies: tuple[str, ...], seed: int, start: 
                 count: int) -> KernelOutput:
     kv, rules, tb = _args(knobs)
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                       kv, rules, tb))
+                                       seat_vectors(knobs, policies, _vector), kv, rules, tb))

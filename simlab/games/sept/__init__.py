@@ -67,6 +67,7 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="2",
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": _questions.balance_metrics, "hand_strength": _questions.hand_strength,
            "hand_strength_text": _questions.HAND_STRENGTH_TEXT,
            "decisions": _questions.decisions},

@@ -48,11 +48,12 @@ from simlab.games.sept.rules import (
     write_row,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import seat_vectors
 
 
 @hot
 def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
-              kv: np.ndarray, st: np.uint64, seed: np.uint64, index: int, sub: int,
+              seat_kv: np.ndarray, kv: np.ndarray, st: np.uint64, seed: np.uint64, index: int, sub: int,
               row: np.ndarray, dealt: np.ndarray, world: np.ndarray, work: tuple
               ) -> np.uint64:
     """One deal from a shuffled ``deck`` (top card first) with the players ``pol``: fills
@@ -64,11 +65,11 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
     while state[S_PHASE] != P_DONE:
         code = pol[state[S_TO_MOVE]]
         if code == HEURISTIC:
-            m = heuristic_move(state, kv)
+            m = heuristic_move(state, seat_kv[state[S_TO_MOVE]])
         elif code == RANDOM:
             st, m = random_move(state, kv, st, moves)
         else:
-            m = search_move(state, kv, seed, index, sub, world, work)
+            m = search_move(state, seat_kv[state[S_TO_MOVE]], seed, index, sub, world, work)
         apply_move(state, m, kv)
     write_row(state, kv, row)
     return st
@@ -84,7 +85,7 @@ def shuffled(seed: np.uint64, index: int, sub: int, deck: np.ndarray) -> None:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  record: bool) -> tuple[np.ndarray, np.ndarray]:
     # Column-major result (a row per deal, each column contiguous for polars).
     out = np.zeros((N_DEAL_COLS, count), dtype=np.int64).T
@@ -101,7 +102,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEAL] = d
         out[i, C_DEALER] = dealer
         j = i if record else 0
-        play_deal(state, deck, dealer, pol, kv, rng.stream(seed, d, 0, rng.POLICY), seed, d, 0,
+        play_deal(state, deck, dealer, pol, seat_kv, kv, rng.stream(seed, d, 0, rng.POLICY), seed, d, 0,
                   out[i], dealt[j], world, work)
     return out, dealt
 
@@ -120,7 +121,7 @@ def next_dealer(dealer: int, winner: int, rule: int) -> int:
 
 @batch
 def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
-                   kv: np.ndarray) -> np.ndarray:
+                   seat_kv: np.ndarray, kv: np.ndarray) -> np.ndarray:
     out = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
     deck = np.empty(N_CARDS, dtype=np.int64)
     row = np.zeros((N_DEAL_COLS, 1), dtype=np.int64).T[0]  # same array type as in deals_kernel
@@ -151,7 +152,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
             shuffled(seed, m, n_deals, deck)
             for j in range(N_DEAL_COLS):
                 row[j] = 0
-            play_deal(state, deck, dealer, pol, kv, rng.stream(seed, m, n_deals, rng.POLICY),
+            play_deal(state, deck, dealer, pol, seat_kv, kv, rng.stream(seed, m, n_deals, rng.POLICY),
                       seed, m, n_deals, row, dealt, world, work)
             score0 += row[C_SCORE]
             score1 += row[C_SCORE + 1]
@@ -194,6 +195,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
 def run_deals(knobs: SeptKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
     rows, dealt = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                               seat_vectors(knobs, policies, _vector),
                                _vector(knobs), record_hands)
     if not record_hands:
         return KernelOutput(rows)
@@ -203,4 +205,5 @@ def run_deals(knobs: SeptKnobs, policies: tuple[str, ...], seed: int, start: int
 def run_matches(knobs: SeptKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                       seat_vectors(knobs, policies, _vector),
                                        _vector(knobs)))

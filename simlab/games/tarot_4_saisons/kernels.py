@@ -57,6 +57,7 @@ from simlab.games.tarot_4_saisons.rules import (
     to_move,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import seat_vectors
 from simlab.tricks import cards_of
 
 
@@ -79,26 +80,27 @@ def deal_faults(st: np.ndarray, cs: np.ndarray, deck: np.ndarray, dealer: int,
 
 
 @hot
-def play_deal(st: np.ndarray, cs: np.ndarray, pol: np.ndarray, kv: np.ndarray,
+def play_deal(st: np.ndarray, cs: np.ndarray, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
               rules: np.ndarray, seed: np.uint64, index: int, sub: int,
               state: np.uint64, moves: np.ndarray, wst: np.ndarray, wcs: np.ndarray,
               sw: tuple) -> np.uint64:
     """Play a dealt deal (``start_deal``) to its end: each seat's policy chooses its moves
     (random ones from the policy stream ``state``, which is returned)."""
     while st[S_PHASE] != PH_END:
-        code = pol[to_move(st)]
+        seat = to_move(st)
+        code = pol[seat]
         if code == HEURISTIC:
-            move = heuristic_move(st, cs, kv, rules)
+            move = heuristic_move(st, cs, seat_kv[seat], rules)
         elif code == RANDOM:
             state, move = random_move(st, cs, state, moves, kv, rules)
         else:
-            move = search_move(st, cs, seed, index, sub, kv, rules, wst, wcs, sw)
+            move = search_move(st, cs, seed, index, sub, seat_kv[seat], rules, wst, wcs, sw)
         apply_move(st, cs, move, kv)
     return state
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, order: np.ndarray, record: bool,
                  st: np.ndarray, cs: np.ndarray, wst: np.ndarray, wcs: np.ndarray, sw: tuple
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -114,7 +116,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         rng.shuffle(rng.stream(seed, d, 0, rng.SHUFFLE), deck, N_CARDS)
         j = i if record else 0
         deal_faults(st, cs, deck, d % NP, order, kv, dealt[j], seed, d, 0)
-        play_deal(st, cs, pol, kv, rules, seed, d, 0, rng.stream(seed, d, 0, rng.POLICY),
+        play_deal(st, cs, pol, seat_kv, kv, rules, seed, d, 0, rng.stream(seed, d, 0, rng.POLICY),
                   moves, wst, wcs, sw)
         for c in range(N_DEAL_COLS):
             out[i, c] = st[S_ROW + c]
@@ -127,7 +129,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, order: np.ndarray, st: np.ndarray,
                    cs: np.ndarray, wst: np.ndarray, wcs: np.ndarray, sw: tuple) -> np.ndarray:
     out = np.zeros((N_MATCH_COLS, count), dtype=np.int64).T
@@ -153,7 +155,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             _fresh_deck(deck)
             rng.shuffle(rng.stream(seed, m, j + 1, rng.SHUFFLE), deck, N_CARDS)
             deal_faults(st, cs, deck, dealer, order, kv, dealt, seed, m, j + 1)
-            play_deal(st, cs, pol, kv, rules, seed, m, j + 1,
+            play_deal(st, cs, pol, seat_kv, kv, rules, seed, m, j + 1,
                       rng.stream(seed, m, j + 1, rng.POLICY), moves, wst, wcs, sw)
             j += 1
             for p in range(NP):
@@ -209,7 +211,8 @@ def run_deals(knobs: Tarot4SaisonsKnobs, policies: tuple[str, ...], seed: int, s
               count: int, record_hands: bool = False) -> KernelOutput:
     kv, rules, order, st, cs, wst, wcs, sw = _args(knobs)
     rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                      kv, rules, order, record_hands, st, cs, wst, wcs, sw)
+                                      seat_vectors(knobs, policies, _vector), kv, rules,
+                                      order, record_hands, st, cs, wst, wcs, sw)
     if not record_hands:
         return KernelOutput(rows)
     return KernelOutput(rows, dealt=dealt, hands=hands)
@@ -219,4 +222,5 @@ def run_matches(knobs: Tarot4SaisonsKnobs, policies: tuple[str, ...], seed: int,
                 count: int) -> KernelOutput:
     kv, rules, order, st, cs, wst, wcs, sw = _args(knobs)
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                       kv, rules, order, st, cs, wst, wcs, sw))
+                                       seat_vectors(knobs, policies, _vector), kv, rules,
+                                       order, st, cs, wst, wcs, sw))

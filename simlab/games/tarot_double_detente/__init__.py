@@ -91,6 +91,7 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="2-3",
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
            "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

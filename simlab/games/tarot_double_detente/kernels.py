@@ -61,6 +61,7 @@ from simlab.games.tarot_double_detente.rules import (
     turn_cards,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import seat_vectors
 from simlab.tricks import EMPTY
 
 # --- result columns -----------------------------------------------------------------
@@ -152,7 +153,7 @@ def start_part(pile: np.ndarray, head: int, tail: int, part: int, dealer: int, k
 
 @hot
 def play_part(pile: np.ndarray, head: int, tail: int, part: int, dealer: int,
-              pol: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+              pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
               seed: np.uint64, index: int, sub: int, scores: np.ndarray, known: np.ndarray,
               row: np.ndarray, cx: np.ndarray, dealt: np.ndarray, st: np.ndarray,
               cw: np.ndarray, sw: tuple) -> tuple[int, int]:
@@ -172,7 +173,7 @@ def play_part(pile: np.ndarray, head: int, tail: int, part: int, dealer: int,
     state = rng.stream(seed, index, sub, rng.POLICY)
     while st[S_PHASE] != PH_DONE:
         if pol[st[S_TURN]] == HEURISTIC:
-            m = heuristic_move(st, cw, kv, rules, tb)
+            m = heuristic_move(st, cw, seat_kv[st[S_TURN]], rules, tb)
         else:
             state, m = random_move(st, cw, kv, rules, tb, state)
         apply_move(st, cw, m, kv, rules, tb)
@@ -182,7 +183,7 @@ def play_part(pile: np.ndarray, head: int, tail: int, part: int, dealer: int,
 
 @hot
 def play_part_search(pile: np.ndarray, head: int, tail: int, part: int, dealer: int,
-                     pol: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                     pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
                      seed: np.uint64, index: int, sub: int, scores: np.ndarray,
                      known: np.ndarray, row: np.ndarray, cx: np.ndarray, dealt: np.ndarray,
                      st: np.ndarray, cw: np.ndarray, sw: tuple) -> tuple[int, int]:
@@ -193,9 +194,9 @@ def play_part_search(pile: np.ndarray, head: int, tail: int, part: int, dealer: 
     while st[S_PHASE] != PH_DONE:
         p = st[S_TURN]
         if pol[p] == HEURISTIC:
-            m = heuristic_move(st, cw, kv, rules, tb)
+            m = heuristic_move(st, cw, seat_kv[st[S_TURN]], rules, tb)
         elif pol[p] == SEARCH:
-            m = search_move(st, cw, kv, rules, tb, seed, index, sub, sw)
+            m = search_move(st, cw, seat_kv[st[S_TURN]], rules, tb, seed, index, sub, sw)
         else:
             state, m = random_move(st, cw, kv, rules, tb, state)
         apply_move(st, cw, m, kv, rules, tb)
@@ -265,7 +266,7 @@ def _skip_part(pile: np.ndarray, head: int, tail: int, part: int, kv: np.ndarray
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, tb: tuple, cx: np.ndarray, ncols: int, record: bool,
                  sw: tuple) -> tuple[np.ndarray, np.ndarray]:
     n = kv[K_N]
@@ -300,16 +301,16 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, cx[X_MANCHE]] = manche
         j = i if record else 0
         if searching:
-            play_part_search(pile, head, tail, part, dealer, pol, kv, rules, tb, seed, manche,
+            play_part_search(pile, head, tail, part, dealer, pol, seat_kv, kv, rules, tb, seed, manche,
                              1 + part, scores, known, out[i], cx, dealt[j], st, cw, sw)
         else:
-            play_part(pile, head, tail, part, dealer, pol, kv, rules, tb, seed, manche,
+            play_part(pile, head, tail, part, dealer, pol, seat_kv, kv, rules, tb, seed, manche,
                       1 + part, scores, known, out[i], cx, dealt[j], st, cw, sw)
     return out, dealt
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, tb: tuple, cx: np.ndarray, ncols: int, sw: tuple
                    ) -> np.ndarray:
     n = kv[K_N]
@@ -352,11 +353,11 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
                 row[:] = 0
                 sub = (j + 1) * 4 + part
                 if searching:
-                    head, tail = play_part_search(pile, head, tail, part, dealer, pol, kv, rules,
+                    head, tail = play_part_search(pile, head, tail, part, dealer, pol, seat_kv, kv, rules,
                                                   tb, seed, m, sub, scores, known, row, cx,
                                                   dealt, st, cw, sw)
                 else:
-                    head, tail = play_part(pile, head, tail, part, dealer, pol, kv, rules, tb,
+                    head, tail = play_part(pile, head, tail, part, dealer, pol, seat_kv, kv, rules, tb,
                                            seed, m, sub, scores, known, row, cx, dealt, st,
                                            cw, sw)
                 for p in range(n):
@@ -414,8 +415,9 @@ def _args(knobs: DetenteKnobs) -> tuple:
 def run_deals(knobs: DetenteKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
     kv, rules, tb, cx, ncols = _args(knobs)
-    rows, dealt = deals_kernel(np.uint64(seed), start, count, policy_codes(policies), kv,
-                               rules, tb, cx, ncols, record_hands, search_work())
+    rows, dealt = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                               seat_vectors(knobs, policies, _vector), kv, rules, tb, cx, ncols,
+                               record_hands, search_work())
     if not record_hands:
         return KernelOutput(rows)
     return KernelOutput(rows, dealt=dealt, hands=dealt.copy())
@@ -425,5 +427,6 @@ def run_matches(knobs: DetenteKnobs, policies: tuple[str, ...], seed: int, start
                 count: int) -> KernelOutput:
     kv, rules, tb, cx, ncols = _args(knobs)
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                       kv, rules, tb, cx, ncols, search_work()))
+                                       seat_vectors(knobs, policies, _vector), kv, rules, tb,
+                                       cx, ncols, search_work()))
 

@@ -462,7 +462,7 @@ def play_one(n, hands, chien, dealer=0, policies="heuristic", **knobs) -> dict:
     row = np.zeros((ncols, 2), dtype=np.int64)[:, 0]  # strided, like the kernels' rows:
     row[1] = dealer  # one compiled version of play_deal serves both
     h = T.HAND_SIZE[n]
-    T.play_deal(deck, dealer, T.policy_codes((policies,) * n), kv, rules, tb, order, cx,
+    T.play_deal(deck, dealer, T.policy_codes((policies,) * n), np.tile(kv, (n, 1)), kv, rules, tb, order, cx,
                 np.uint64(1), 0, 0, np.uint64(5), row, np.full((n, h), -1), np.full((n, h), -1),
                 np.zeros(T.N_S, dtype=np.int64), np.zeros(32, dtype=np.int64),
                 T.new_search_work())

@@ -61,7 +61,7 @@ def play_one(hands, chien, dealer=0, **knobs) -> dict:
     row = np.zeros((ncols, 2), dtype=np.int64)[:, 0]  # strided like the kernels' rows
     row[1] = dealer
     T.play_deal(deck_for(5, hands, chien, dealer), dealer, T.policy_codes(("heuristic",) * 5),
-                kv, rules, tb, order, cx, np.uint64(1), 0, 0, np.uint64(5), row,
+                np.tile(kv, (5, 1)), kv, rules, tb, order, cx, np.uint64(1), 0, 0, np.uint64(5), row,
                 np.full((5, 15), -1), np.full((5, 15), -1), np.zeros(T.N_S, dtype=np.int64),
                 np.zeros(32, dtype=np.int64), T.new_search_work())
     return to_frame(KernelOutput(row[None, :]), T.deal_columns(k), T.DECK.labels,

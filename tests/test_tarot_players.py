@@ -154,7 +154,7 @@ def play_one(hands: dict, chien: list, dealer: int = 0, **knobs) -> dict:
                     dtype=np.int64)
     row = np.zeros((ncols, 2), dtype=np.int64)[:, 0]
     row[1] = dealer
-    T.play_deal(deck, dealer, T.policy_codes(("heuristic",) * 4), kv, rules, tb, order, cx,
+    T.play_deal(deck, dealer, T.policy_codes(("heuristic",) * 4), np.tile(kv, (4, 1)), kv, rules, tb, order, cx,
                 np.uint64(1), 0, 0, np.uint64(5), row, np.full((4, 18), -1),
                 np.full((4, 18), -1), np.zeros(T.N_S, dtype=np.int64),
                 np.zeros(32, dtype=np.int64), T.new_search_work())

@@ -60,6 +60,7 @@ GAME = Game(
     players_text="3-5",
     teams=None,
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
            "hand_strength_text": _strength.HAND_STRENGTH_TEXT, "decisions": _strength.decisions},
 )

@@ -13,6 +13,7 @@ import numpy as np
 from simlab import rng
 from simlab.games.base import BOOL, HEURISTIC, OPT_BOOL, RANDOM, Column, KernelOutput, policy_codes
 from simlab.jit import batch, hot, hot_inline
+from simlab.seatknobs import seat_vectors
 from simlab.tricks import EMPTY, ONE, WideTables, popcount, wcards_of, wlowest
 
 from .players import hand_value, heuristic_card, heuristic_move, new_search_work, random_move, search_ecart, search_move
@@ -157,20 +158,20 @@ def match_columns(k: TarotKnobs | None = None) -> list[Column]:
 
 # --- one dealing ---------------------------------------------------------------------------
 @hot_inline
-def choose_move(S: np.ndarray, pol: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+def choose_move(S: np.ndarray, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
                 seed: np.uint64, index: int, sub: int, state: np.uint64, sw: tuple
                 ) -> tuple[np.uint64, int]:
     """(policy stream, move) of the seat to move, by its policy."""
     p = S[S_TURN]
     if pol[p] == HEURISTIC:
-        return state, heuristic_move(S, kv, rules, tb)
+        return state, heuristic_move(S, seat_kv[p], rules, tb)
     if pol[p] == RANDOM:
         return random_move(S, kv, rules, tb, state)
-    return state, search_move(S, kv, rules, tb, seed, index, sub, sw)
+    return state, search_move(S, seat_kv[p], rules, tb, seed, index, sub, sw)
 
 
 @hot
-def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
+def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
               rules: np.ndarray, tb: tuple, order: np.ndarray, cx: np.ndarray,
               seed: np.uint64, index: int, sub: int, state: np.uint64, row: np.ndarray,
               dealt: np.ndarray, hands_out: np.ndarray, S: np.ndarray, buf: np.ndarray,
@@ -207,7 +208,7 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
     # Auction, call, écart, chelem and poignées.
     while S[S_PHASE] < PH_PLAY:
         if S[S_PHASE] == PH_ECART and pol[S[S_TURN]] != HEURISTIC and pol[S[S_TURN]] != RANDOM:
-            e0, e1 = search_ecart(S, kv, rules, tb, seed, index, sub, sw)
+            e0, e1 = search_ecart(S, seat_kv[S[S_TURN]], rules, tb, seed, index, sub, sw)
             while e0 | e1 != EMPTY:
                 c = wlowest(e0, e1)
                 row[cx[X_ECART] + S[S_ECART_N]] = ID_OF_SLOT[c]
@@ -217,7 +218,7 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
                 else:
                     e1 &= ~(ONE << np.uint64(c - 64))
             continue
-        state, m = choose_move(S, pol, kv, rules, tb, seed, index, sub, state, sw)
+        state, m = choose_move(S, pol, seat_kv, kv, rules, tb, seed, index, sub, state, sw)
         if S[S_PHASE] == PH_ECART:
             row[cx[X_ECART] + S[S_ECART_N]] = ID_OF_SLOT[m]
         apply_decision(S, m, kv)
@@ -233,9 +234,9 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray,
     while S[S_PHASE] == PH_PLAY:
         p = S[S_TURN]
         if pol[p] == HEURISTIC:
-            c = heuristic_card(S, kv, rules, tb)
+            c = heuristic_card(S, seat_kv[p], rules, tb)
         else:
-            state, c = choose_move(S, pol, kv, rules, tb, seed, index, sub, state, sw)
+            state, c = choose_move(S, pol, seat_kv, kv, rules, tb, seed, index, sub, state, sw)
         apply_card(S, c, kv, tb)
         S[S_PLY] += 1
 
@@ -287,7 +288,7 @@ def _fresh_deck(deck: np.ndarray) -> None:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, tb: tuple, order: np.ndarray, cx: np.ndarray, ncols: int,
                  record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = kv[K_N]
@@ -308,7 +309,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         out[i, C_DEAL] = d
         out[i, C_DEALER] = dealer
         j = i if record else 0
-        play_deal(deck, dealer, pol, kv, rules, tb, order, cx, seed, d, 0,
+        play_deal(deck, dealer, pol, seat_kv, kv, rules, tb, order, cx, seed, d, 0,
                   rng.stream(seed, d, 0, rng.POLICY), out[i], dealt[j], hands_out[j], S, buf, sw)
         if record and out[i, cx[X_TAKER]] < 0:
             hands_out[j, :, :] = -1
@@ -316,7 +317,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, tb: tuple, order: np.ndarray, cx: np.ndarray,
                    ncols: int) -> np.ndarray:
     n = kv[K_N]
@@ -350,7 +351,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             _fresh_deck(deck)
             rng.shuffle(rng.stream(seed, m, j + 1, rng.SHUFFLE), deck, N_CARDS)
             row[:] = 0
-            play_deal(deck, dealer, pol, kv, rules, tb, order, cx, seed, m, j + 1,
+            play_deal(deck, dealer, pol, seat_kv, kv, rules, tb, order, cx, seed, m, j + 1,
                       rng.stream(seed, m, j + 1, rng.POLICY), row, dealt, hands_out, S, buf, sw)
             if row[C_ANNULLED]:
                 annulled += 1
@@ -405,7 +406,8 @@ def run_deals(knobs: TarotKnobs, policies: tuple[str, ...], seed: int, start: in
               count: int, record_hands: bool = False) -> KernelOutput:
     kv, rules, tb, order, cx, ncols = _args(knobs)
     rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                      kv, rules, tb, order, cx, ncols, record_hands)
+                                      seat_vectors(knobs, policies, _vector), kv, rules, tb,
+                                      order, cx, ncols, record_hands)
     if not record_hands:
         return KernelOutput(rows)
     return KernelOutput(rows, dealt=dealt, hands=hands)
@@ -415,6 +417,7 @@ def run_matches(knobs: TarotKnobs, policies: tuple[str, ...], seed: int, start: 
                 count: int) -> KernelOutput:
     kv, rules, tb, order, cx, ncols = _args(knobs)
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
-                                       kv, rules, tb, order, cx, ncols))
+                                       seat_vectors(knobs, policies, _vector), kv, rules, tb,
+                                       order, cx, ncols))
 
 

@@ -93,6 +93,7 @@ GAME = Game(
     players_text="2-7",
     lower_score_wins=True,  # score_s{i} is the penalty paid: the lowest wins
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
            "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

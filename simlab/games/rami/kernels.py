@@ -47,6 +47,7 @@ from simlab.games.rami.rules import (
 )
 from simlab.jit import batch, hot
 from simlab.melds import MAX_MELDS
+from simlab.seatknobs import seat_vectors
 from simlab.tricks import EMPTY, bit, cards_of
 
 # --- result columns -----------------------------------------------------------------
@@ -125,7 +126,7 @@ def _log(S: tuple, tlog: np.ndarray, tmask: np.ndarray, t: int, p: int, d: int) 
 
 
 @hot
-def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: np.ndarray,
+def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
               wk: tuple, state: np.uint64, seed: np.uint64, index: int, sub: int, row: np.ndarray,
               dealt: np.ndarray, hands_out: np.ndarray, rec_table: np.ndarray,
               rec_rest: np.ndarray) -> np.uint64:
@@ -143,11 +144,11 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
     while st[S_PHASE] != PH_OVER:
         p = st[S_SEAT]
         if pol[p] == HEURISTIC:
-            move = heuristic_move(S, X, kv, Y[-1])
+            move = heuristic_move(S, X, seat_kv[p], Y[-1])
         elif pol[p] == RANDOM:
             state, move = random_move(state, S, X, kv)
         else:
-            move = search_move(S, X, Y, kv, seed, index, sub)
+            move = search_move(S, X, Y, seat_kv[p], seed, index, sub)
         t = st[S_TURN]
         discarding = st[S_PHASE] == PH_DISCARD
         apply_move(S, X, kv, move)
@@ -184,7 +185,7 @@ def play_deal(deck: np.ndarray, n_cards: int, dealer: int, pol: np.ndarray, kv: 
 
 # --- batch kernels ---------------------------------------------------------------------
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  record: bool, log_len: int) -> tuple:
     P = kv[K_PLAYERS]
     hs = kv[K_HAND]
@@ -209,14 +210,14 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         j = i if record else 0
         if not record:
             hands_out[0, :, :] = -1
-        play_deal(deck, n_cards, dealer, pol, kv, wk, rng.stream(seed, d, 0, rng.POLICY), seed, d,
+        play_deal(deck, n_cards, dealer, pol, seat_kv, kv, wk, rng.stream(seed, d, 0, rng.POLICY), seed, d,
                   0, out[i], dealt[j], hands_out[j], rec_table[j], rec_rest[j])
     return out, dealt, hands_out, rec_table, rec_rest, wk[3], wk[4]
 
 
 @batch
 def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
-                   kv: np.ndarray) -> np.ndarray:
+                   seat_kv: np.ndarray, kv: np.ndarray) -> np.ndarray:
     P = kv[K_PLAYERS]
     hs = kv[K_HAND]
     n_cards = 52 + kv[K_JOKERS]
@@ -247,7 +248,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
                 deck[c] = c
             rng.shuffle(rng.stream(seed, m, n_deals + 1, rng.SHUFFLE), deck, n_cards)
             row[:] = 0
-            play_deal(deck, n_cards, dealer, pol, kv, wk,
+            play_deal(deck, n_cards, dealer, pol, seat_kv, kv, wk,
                       rng.stream(seed, m, n_deals + 1, rng.POLICY), seed, m, n_deals + 1, row,
                       dealt, hands_out, rec_table, rec_rest)
             n_deals += 1
@@ -294,7 +295,8 @@ def run_deals_detail(knobs: RamiKnobs, policies: tuple[str, ...], seed: int, sta
                      count: int, record: bool = True) -> tuple:
     """(rows, dealt, final hands, table melds [count, MAX_MELDS] uint64 masks, (talon,
     discard pile) masks [count, 2]): everything needed to audit a deal's end."""
-    return deals_kernel(np.uint64(seed), start, count, policy_codes(policies), knob_vector(knobs),
+    return deals_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                        seat_vectors(knobs, policies, knob_vector), knob_vector(knobs),
                         record, 0)[:5]
 
 
@@ -303,6 +305,7 @@ def trace_deal(knobs: RamiKnobs, policies: tuple[str, ...], seed: int, d: int) -
     card drawn, 1 if from the discard pile, card discarded or -1), masks [turns, 2] uint64
     of (cards on the table, the seat's hand) after each turn). For tests and debugging."""
     rows, _, _, _, _, log, masks = deals_kernel(np.uint64(seed), d, 1, policy_codes(policies),
+                                                seat_vectors(knobs, policies, knob_vector),
                                                 knob_vector(knobs), False, knobs.turn_cap)
     turns = int(rows[0, _cols(knobs.players)[0] + X_TURNS])
     return rows[0], log[:turns], masks[:turns]
@@ -319,6 +322,7 @@ def run_deals(knobs: RamiKnobs, policies: tuple[str, ...], seed: int, start: int
 def run_matches(knobs: RamiKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, policy_codes(policies),
+                                       seat_vectors(knobs, policies, knob_vector),
                                        knob_vector(knobs)))
 
 

@@ -406,7 +406,7 @@ def test_match_titles_persist_exchanges_and_trou_leads():
     k = P.PresidentKnobs(players=n, deals_per_match=6)
     names = ("heuristic", "random", "heuristic", "heuristic", "random")
     m = to_frame(P.run_matches(k, names, 4, 0, 30), P.match_columns(k), P.DECK.labels, n)
-    pol, kv, rules, pp, rank_of = P._setup(k, names)
+    pol, kv, rules, pp, rank_of, budget = P._setup(k, names)
     cols = P.deal_columns(k)
 
     def stream(index, sub, purpose):  # numba boxes a uint64 as a Python int: re-type it
@@ -429,7 +429,7 @@ def test_match_titles_persist_exchanges_and_trou_leads():
                 state_arrays = P.new_state(n)
                 P.play_deal(deck, (first + j) % n, prev, pol, kv, rules, pp, rank_of,
                             stream(i, j + 1, rng.POLICY), np.uint64(4), i, j + 1,
-                            P.kernels._budget(k), row, dealt, hands, *state_arrays,
+                            budget, row, dealt, hands, *state_arrays,
                             P.search_work(n), np.zeros((0, 3), dtype=np.int64))
                 info = row_dict(row, k)
                 if j == 0:

@@ -122,6 +122,7 @@ GAME = Game(
     players_text="4-6",
     teams=None,
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
            "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
 )

@@ -63,6 +63,7 @@ from simlab.games.president.rules import (
 )
 from simlab.jit import batch, hot
 from simlab.knobs import SimlabError
+from simlab.seatknobs import all_seats_use, seat_vectors
 from simlab.tricks import cards_of
 
 # --- result columns -----------------------------------------------------------------
@@ -164,8 +165,6 @@ def play_deal(deck: np.ndarray, dealer: int, prev: np.ndarray, pol: np.ndarray,
         row[b + B_CARDS * n + p] = g[G_SIZE + p]
         cards_of(masks[p], dealt[p])
     start(g, counts, played, masks, kmask, dealer, prev, kv, rank_of)
-    worlds = search_budget[0]
-    rollouts = search_budget[1]
     scratch = sw[4][2]  # int64 [13]
     if g[G_PHASE] == PH_EXCHANGE:
         row[f + F_EXCHANGED] = 1
@@ -174,12 +173,12 @@ def play_deal(deck: np.ndarray, dealer: int, prev: np.ndarray, pol: np.ndarray,
         while g[G_PHASE] == PH_EXCHANGE:
             p = to_move(g)
             if pol[p] == HEURISTIC:
-                move = heuristic_move(g, counts, masks, rules, pp, rank_of, scratch)
+                move = heuristic_move(g, counts, masks, rules, pp[p], rank_of, scratch)
             elif pol[p] == RANDOM:
                 state, move = random_move(state, g, counts, masks, rules)
             else:
                 move = search_move(seed, index, sub, g, counts, played, masks, kmask, kv, rules,
-                                   pp, rank_of, worlds, rollouts, sw)
+                                   pp[p], rank_of, search_budget[p, 0], search_budget[p, 1], sw)
             apply_move(g, counts, played, masks, kmask, kv, rules, rank_of, move)
     else:
         for p in range(n):
@@ -187,22 +186,22 @@ def play_deal(deck: np.ndarray, dealer: int, prev: np.ndarray, pol: np.ndarray,
     for p in range(n):
         cards_of(masks[p], hands_out[p])
     ev = g[G_EV:G_EV + sh.N_EV]
-    heuristic_only = log.shape[0] == 0
+    heuristic_only = log.shape[0] == 0 and all_seats_use(pp, pp[0])
     for p in range(n):
         if pol[p] != HEURISTIC:
             heuristic_only = False
     if heuristic_only:  # the search's rollout loop: the fast path of a heuristic run
-        playout(g, counts, played, masks, kmask, kv, rules, pp, rank_of, scratch)
+        playout(g, counts, played, masks, kmask, kv, rules, pp[0], rank_of, scratch)
     while g[G_PHASE] == PH_PLAY:
         t = ev[sh.EV_TURNS]
         p = g[sh.ST_TURN]
         if pol[p] == HEURISTIC:
-            move = heuristic_move(g, counts, masks, rules, pp, rank_of, scratch)
+            move = heuristic_move(g, counts, masks, rules, pp[p], rank_of, scratch)
         elif pol[p] == RANDOM:
             state, move = random_move(state, g, counts, masks, rules)
         else:
-            move = search_move(seed, index, sub, g, counts, played, masks, kmask, kv, rules, pp,
-                               rank_of, worlds, rollouts, sw)
+            move = search_move(seed, index, sub, g, counts, played, masks, kmask, kv, rules,
+                               pp[p], rank_of, search_budget[p, 0], search_budget[p, 1], sw)
         if t < log.shape[0]:
             log[t, 0] = p
             log[t, 1] = -1 if move == PASS else move_rank(move)
@@ -363,8 +362,10 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 def _setup(knobs: PresidentKnobs, policies: tuple[str, ...]) -> tuple:
     if len(policies) != knobs.players:
         raise SimlabError(f"president needs {knobs.players} policies, got {len(policies)}")
-    return (policy_codes(policies), _vector(knobs), _rules(knobs), _policy(knobs),
-            rank_table(knobs.top_rank))
+    # the players' vectors, one row per seat (simlab.seatknobs): policy and search budget
+    return (policy_codes(policies), _vector(knobs), _rules(knobs),
+            seat_vectors(knobs, policies, _policy), rank_table(knobs.top_rank),
+            seat_vectors(knobs, policies, _budget))
 
 
 def _budget(knobs: PresidentKnobs) -> np.ndarray:
@@ -373,9 +374,9 @@ def _budget(knobs: PresidentKnobs) -> np.ndarray:
 
 def run_deals(knobs: PresidentKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
-    pol, kv, rules, pp, rank_of = _setup(knobs, policies)
+    pol, kv, rules, pp, rank_of, budget = _setup(knobs, policies)
     rows, dealt, hands, _ = deals_kernel(np.uint64(seed), start, count, pol, kv, rules, pp,
-                                         rank_of, _budget(knobs), record_hands, 0)
+                                         rank_of, budget, record_hands, 0)
     if not record_hands:
         return KernelOutput(rows)
     return KernelOutput(rows, dealt=dealt, hands=hands)
@@ -383,9 +384,9 @@ def run_deals(knobs: PresidentKnobs, policies: tuple[str, ...], seed: int, start
 
 def run_matches(knobs: PresidentKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
-    pol, kv, rules, pp, rank_of = _setup(knobs, policies)
+    pol, kv, rules, pp, rank_of, budget = _setup(knobs, policies)
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules, pp,
-                                       rank_of, _budget(knobs)))
+                                       rank_of, budget))
 
 
 def trace_deal(knobs: PresidentKnobs, policies: tuple[str, ...], seed: int, d: int
@@ -393,9 +394,9 @@ def trace_deal(knobs: PresidentKnobs, policies: tuple[str, ...], seed: int, d: i
     """Deal ``d`` of a deal-level run, with its turn log: (row, dealt [n, 13],
     hands after the exchange [n, 13], log [turns, 3] of (seat, rank or -1, count))
     where ranks are playing ranks (``rank_table``). For tests and debugging."""
-    pol, kv, rules, pp, rank_of = _setup(knobs, policies)
+    pol, kv, rules, pp, rank_of, budget = _setup(knobs, policies)
     rows, dealt, hands, log = deals_kernel(np.uint64(seed), d, 1, pol, kv, rules, pp,
-                                           rank_of, _budget(knobs), True, knobs.turn_cap)
+                                           rank_of, budget, True, knobs.turn_cap)
     turns = int(rows[0, 3 + knobs.players + F_TURNS])
     return rows[0], dealt[0], hands[0], log[:turns]
 

@@ -81,6 +81,7 @@ GAME = Game(
     players_text="2",
     teams=None,
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _questions.hand_strength,
            "hand_strength_text": _questions.HAND_STRENGTH_TEXT},
 )

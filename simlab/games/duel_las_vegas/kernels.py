@@ -46,6 +46,7 @@ from simlab.games.duel_las_vegas.rules import (
 )
 from simlab.jit import batch, hot
 from simlab.knobs import SimlabError
+from simlab.seatknobs import seat_vectors
 
 DEALT_SHOWN = PACK_MAX  # recorded "dealt" cards: the whole pack in draw order
 
@@ -120,7 +121,7 @@ def packs_of(seed: np.uint64, index: int, size: int) -> np.ndarray:
 
 @hot
 def play_partie(seed: np.uint64, index: int, pol: np.ndarray, kv: np.ndarray,
-                pp: np.ndarray, n_worlds: int, st: np.ndarray, packs: np.ndarray,
+                pp: np.ndarray, n_worlds: np.ndarray, st: np.ndarray, packs: np.ndarray,
                 sw: tuple, work: np.ndarray, log: np.ndarray) -> int:
     """Partie ``index``: shuffle both packs, play it out into ``st``. ``log`` [L, 2]
     records (seat, move) of the first L decisions. Returns the number of decisions."""
@@ -130,8 +131,9 @@ def play_partie(seed: np.uint64, index: int, pol: np.ndarray, kv: np.ndarray,
     t = 0
     while st[S_PHASE] != PH_OVER:
         seat = to_move(st)
-        state, move = choose(pol[seat], state, seed, index, 0, st, kv, pp, n_worlds, sw,
-                             work)
+        # each seat decides with its own policy values (simlab.seatknobs)
+        state, move = choose(pol[seat], state, seed, index, 0, st, kv, pp[seat],
+                             n_worlds[seat, 0], sw, work)
         if t < log.shape[0]:
             log[t, 0] = seat
             log[t, 1] = move
@@ -164,7 +166,7 @@ def fill_row(st: np.ndarray, kv: np.ndarray, row: np.ndarray) -> None:
 # --- batch kernels ---------------------------------------------------------------------
 @batch
 def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                 pp: np.ndarray, n_worlds: int, record: bool, log_len: int
+                 pp: np.ndarray, n_worlds: np.ndarray, record: bool, log_len: int
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     out = np.zeros((N_DEAL_COLS, count), dtype=np.int64).T  # column-major
     n_rec = count if record else 1
@@ -192,7 +194,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
 
 @batch
 def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                   pp: np.ndarray, n_worlds: int) -> np.ndarray:
+                   pp: np.ndarray, n_worlds: np.ndarray) -> np.ndarray:
     out = np.zeros((N_MATCH_COLS, count), dtype=np.int64).T
     st = np.zeros(N_ST, dtype=np.int64)
     packs = np.zeros((2, PACK_MAX), dtype=np.int64)
@@ -219,14 +221,20 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 def _setup(knobs: DuelLasVegasKnobs, policies: tuple[str, ...]) -> tuple:
     if len(policies) != 2:
         raise SimlabError(f"duel_las_vegas needs 2 policies, got {len(policies)}")
-    return policy_codes(policies), knob_vector(knobs), policy_vector(knobs)
+    # the players' vectors, one row per seat: policy values, search worlds
+    return (policy_codes(policies), knob_vector(knobs), seat_vectors(knobs, policies, policy_vector),
+            seat_vectors(knobs, policies, _worlds))
+
+
+def _worlds(knobs: DuelLasVegasKnobs) -> np.ndarray:
+    return np.array([knobs.search_worlds], dtype=np.int64)
 
 
 def run_deals(knobs: DuelLasVegasKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
-    pol, kv, pp = _setup(knobs, policies)
+    pol, kv, pp, worlds = _setup(knobs, policies)
     rows, dealt, drawn, _ = deals_kernel(np.uint64(seed), start, count, pol, kv, pp,
-                                         knobs.search_worlds, record_hands, 0)
+                                         worlds, record_hands, 0)
     if not record_hands:
         return KernelOutput(rows)
     return KernelOutput(rows, dealt=dealt, hands=drawn)
@@ -234,18 +242,18 @@ def run_deals(knobs: DuelLasVegasKnobs, policies: tuple[str, ...], seed: int, st
 
 def run_matches(knobs: DuelLasVegasKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
-    pol, kv, pp = _setup(knobs, policies)
+    pol, kv, pp, worlds = _setup(knobs, policies)
     return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, pp,
-                                       knobs.search_worlds))
+                                       worlds))
 
 
 def trace_deal(knobs: DuelLasVegasKnobs, policies: tuple[str, ...], seed: int, d: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Deal ``d`` of a deal-level run: (row, each pack in draw order [2, size], decisions
     [n, 2] of (seat, move)). For tests and debugging."""
-    pol, kv, pp = _setup(knobs, policies)
+    pol, kv, pp, worlds = _setup(knobs, policies)
     rows, _, drawn, log = deals_kernel(np.uint64(seed), d, 1, pol, kv, pp,
-                                       knobs.search_worlds, True, 4096)
+                                       worlds, True, 4096)
     n = int((log[:, 0] >= 0).sum())
     return rows[0], packs_of(np.uint64(seed), d, int(kv[KV_SIZE])), log[:n]
 

@@ -82,6 +82,7 @@ GAME = Game(
     policies=("random", "heuristic", "search"),
     players_text="2",
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _questions.hand_strength,
            "hand_strength_text": _questions.HAND_STRENGTH_TEXT},
 )

@@ -68,6 +68,7 @@ from simlab.games.frappe.rules import (
     to_move,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import seat_vectors
 from simlab.tricks import popcount
 
 DEALT = N_ROUNDS * HAND  # cards dealt to each seat in a deal
@@ -163,8 +164,9 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray, pp
     start_deal(st, mk, dk, deck, dealer, kv, target, base0, base1, ext_random)
     while st[S_PHASE] != PH_OVER:
         p = to_move(st)
-        pstate, move = choose(pol[p], pstate, seed, index, sub, st, mk, dk, kv, pp,
-                              budget[0], budget[1], sw)
+        # each seat decides with its own policy values (simlab.seatknobs)
+        pstate, move = choose(pol[p], pstate, seed, index, sub, st, mk, dk, kv, pp[p],
+                              budget[p, 0], budget[p, 1], sw)
         apply_move(st, mk, dk, kv, move)
     return pstate
 
@@ -291,8 +293,14 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 
 # --- entry points for the runner -----------------------------------------------------------
 def _setup(knobs: FrappeKnobs, policies: tuple[str, ...]) -> tuple:
-    return (policy_codes(policies), knob_vector(knobs), policy_vector(knobs),
-            np.array([knobs.search_worlds, knobs.search_rollouts], dtype=np.int64))
+    """Kernel arguments; the players' vectors (policy values, search budget) have one row
+    per seat (simlab.seatknobs)."""
+    return (policy_codes(policies), knob_vector(knobs),
+            seat_vectors(knobs, policies, policy_vector), seat_vectors(knobs, policies, _budget))
+
+
+def _budget(knobs: FrappeKnobs) -> np.ndarray:
+    return np.array([knobs.search_worlds, knobs.search_rollouts], dtype=np.int64)
 
 
 def run_deals(knobs: FrappeKnobs, policies: tuple[str, ...], seed: int, start: int,
@@ -370,8 +378,8 @@ def trace_deal(knobs: FrappeKnobs, policies: tuple[str, ...], seed: int, d: int)
             p = to_move(st)
             before = [points(st, 0), points(st, 1)]
             phase = st[S_PHASE]
-            pstate, move = choose(pol[p], np.uint64(pstate), np.uint64(seed), d, 0, st, mk, dk, kv, pp,
-                                  budget[0], budget[1], sw)
+            pstate, move = choose(pol[p], np.uint64(pstate), np.uint64(seed), d, 0, st, mk, dk, kv,
+                                  pp[p], budget[p, 0], budget[p, 1], sw)
             apply_move(st, mk, dk, kv, move)
             gained = [points(st, 0) - before[0], points(st, 1) - before[1]]
             if phase == PH_EXT:

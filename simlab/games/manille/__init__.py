@@ -109,6 +109,7 @@ GAME = Game(
     players_text="2-4",  # 4 seats; trois: 3 + a dummy, deux: 2 + 2 dummies
     teams=teams,
     sides=sides,
+    seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "decisions": _strength.decisions,
            "hand_strength": _strength.hand_strength,
            "hand_strength_text": _strength.HAND_STRENGTH_TEXT},

@@ -52,6 +52,7 @@ from simlab.games.manille.rules import (
     write_row,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import all_seats_use, seat_vectors
 from simlab.tricks import random_card
 
 
@@ -79,7 +80,7 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, kv: np.ndarray, 
 
 @hot
 def play_deal_any(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
-                  kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64, seed: np.uint64,
+                  seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, st: np.uint64, seed: np.uint64,
                   index: int, sub: int, row: np.ndarray, dealt: np.ndarray,
                   hands_out: np.ndarray, world: np.ndarray, work: tuple) -> np.uint64:
     """``play_deal`` with any players (heuristic, random, search): ``st`` is the deal's
@@ -90,21 +91,22 @@ def play_deal_any(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndar
         for i in range(HAND):
             hands_out[p, i] = dealt[p, i]
     while state[S_PHASE] != P_DONE:
-        code = pol[state[S_TO_MOVE]]
+        seat = state[S_TO_MOVE]
+        code = pol[seat]
         if code == HEURISTIC:
-            c = heuristic_move(state, kv, rules, tb)
+            c = heuristic_move(state, seat_kv[seat], rules, tb)
         elif code == RANDOM:
             t = state[S_TRUMP] + 1
             st, c = random_card(st, legal_cards_now(state, rules, tb[0], tb[1], tb[2], tb[5][t]))
         else:
-            c = search_move(state, kv, rules, tb, seed, index, sub, world, work)
+            c = search_move(state, seat_kv[seat], rules, tb, seed, index, sub, world, work)
         apply_move(state, c, tb)
     write_row(state, kv, row)
     return st
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                  rules: np.ndarray, tb: tuple, record: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # Column-major result (a row per deal, each column contiguous for polars).
@@ -116,7 +118,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
     state = np.zeros(N_STATE, dtype=np.int64)
     world = np.zeros(N_STATE, dtype=np.int64)
     work = search_work()
-    heuristic_only = (pol == HEURISTIC).all()
+    heuristic_only = (pol == HEURISTIC).all() and all_seats_use(seat_kv, kv)
     for i in range(count):
         d = start + i
         for c in range(N_CARDS):
@@ -129,7 +131,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         if heuristic_only:
             play_deal(state, deck, dealer, kv, rules, tb, out[i], dealt[j], hands_out[j])
         else:
-            play_deal_any(state, deck, dealer, pol, kv, rules, tb,
+            play_deal_any(state, deck, dealer, pol, seat_kv, kv, rules, tb,
                           rng.stream(seed, d, 0, rng.POLICY), seed, d, 0, out[i], dealt[j],
                           hands_out[j], world, work)
     return out, dealt, hands_out
@@ -153,7 +155,7 @@ def match_pack(state: np.ndarray, seed: np.uint64, m: int, deal_no: int, reshuff
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
                    rules: np.ndarray, tb: tuple) -> np.ndarray:
     out = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
     deck = np.empty(N_CARDS, dtype=np.int64)
@@ -163,7 +165,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
     state = np.zeros(N_STATE, dtype=np.int64)
     world = np.zeros(N_STATE, dtype=np.int64)
     work = search_work()
-    heuristic_only = (pol == HEURISTIC).all()
+    heuristic_only = (pol == HEURISTIC).all() and all_seats_use(seat_kv, kv)
     target = kv[K_TARGET]
     for i in range(count):
         m = start + i
@@ -186,7 +188,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             if heuristic_only:
                 play_deal(state, deck, dealer, kv, rules, tb, row, dealt, hands_out)
             else:
-                play_deal_any(state, deck, dealer, pol, kv, rules, tb, st, seed, m, n_deals + 1,
+                play_deal_any(state, deck, dealer, pol, seat_kv, kv, rules, tb, st, seed, m, n_deals + 1,
                               row, dealt, hands_out, world, work)
             n_deals += 1
             score0 += row[C_SCORE]
@@ -229,7 +231,10 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 
 # --- entry points for the runner -----------------------------------------------------
 def _setup(knobs: ManilleKnobs, policies: tuple[str, ...]):
-    return policy_codes(policies), _vector(knobs), rules_for(knobs), tables(knobs).kernel_args()
+    """Kernel arguments: policy codes, each seat's knob vector (simlab.seatknobs), the
+    run's, the play rules and the tables."""
+    return (policy_codes(policies), seat_vectors(knobs, policies, _vector), _vector(knobs),
+            rules_for(knobs), tables(knobs).kernel_args())
 
 
 def run_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
@@ -238,8 +243,8 @@ def run_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: 
         from simlab.games.manille.variant_kernels import run_variant_deals
 
         return run_variant_deals(knobs, policies, seed, start, count, record_hands)
-    pol, kv, rules, tb = _setup(knobs, policies)
-    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, pol, kv, rules, tb,
+    pol, seat_kv, kv, rules, tb = _setup(knobs, policies)
+    rows, dealt, hands = deals_kernel(np.uint64(seed), start, count, pol, seat_kv, kv, rules, tb,
                                       record_hands)
     if not record_hands:
         return KernelOutput(rows)
@@ -252,5 +257,5 @@ def run_matches(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start
         from simlab.games.manille.variant_kernels import run_variant_matches
 
         return run_variant_matches(knobs, policies, seed, start, count)
-    pol, kv, rules, tb = _setup(knobs, policies)
-    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, rules, tb))
+    pol, seat_kv, kv, rules, tb = _setup(knobs, policies)
+    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, seat_kv, kv, rules, tb))

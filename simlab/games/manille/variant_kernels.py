@@ -115,6 +115,7 @@ from simlab.games.manille.variants import (
     variant_match_columns,
 )
 from simlab.jit import batch, hot
+from simlab.seatknobs import all_seats_use, seat_vectors
 
 
 @hot
@@ -172,7 +173,7 @@ def write_variant_row(state: np.ndarray, kv: np.ndarray, dummy: int, row: np.nda
 
 @hot
 def play_variant_deal(state: np.ndarray, deck: np.ndarray, dealer: int, dummy: int, mult: int,
-                      forced_sa: bool, pol: np.ndarray, kv: np.ndarray, rules: np.ndarray,
+                      forced_sa: bool, pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray,
                       tb: tuple, st: np.uint64, seed: np.uint64, index: int, sub: int,
                       row: np.ndarray, dealt: np.ndarray, world: np.ndarray, work: tuple
                       ) -> np.uint64:
@@ -181,23 +182,25 @@ def play_variant_deal(state: np.ndarray, deck: np.ndarray, dealer: int, dummy: i
     ``row`` from C_ANNULLED on and ``dealt``. ``st``: the deal's policy stream (the
     random player's); (seed, index, sub) key the search player's streams. ``mult`` and
     ``forced_sa`` carry the belge match's state. Returns the policy stream."""
-    heuristic_only = True
+    heuristic_only = all_seats_use(seat_kv, kv)  # the fast loop reads the run's values
     for p in range(4):
         heuristic_only = heuristic_only and pol[p] == HEURISTIC
     deal_variant(state, deck, dealer, dummy, kv, kv[K_VARIANT], dealt)
     state[S_MULT] = mult
     state[S_FORCED_SA] = forced_sa
     while not is_done(state):
-        code = pol[state[S_OWNER + state[S_TO_MOVE]]]
+        owner = state[S_OWNER + state[S_TO_MOVE]]
+        code = pol[owner]
         if state[S_PHASE] == P_PLAY:
             if heuristic_only:  # the same cards, in one tight loop (measured ~2x faster)
                 playout(state, kv, rules, tb)
                 continue
-            st, c = card_move(state, code, kv, rules, tb, st, seed, index, sub, world, work)
+            st, c = card_move(state, code, seat_kv[owner], rules, tb, st, seed, index, sub,
+                              world, work)
             apply_card(state, c, tb)
         else:
-            st, m = decision_move(state, code, kv, rules, tb, st, seed, index, sub, world,
-                                  work)
+            st, m = decision_move(state, code, seat_kv[owner], rules, tb, st, seed, index,
+                                  sub, world, work)
             apply_decision(state, kv, m)
     write_variant_row(state, kv, dummy, row, work[12])
     return st
@@ -225,7 +228,7 @@ def deal_dealer(variant: int, d: int) -> int:
 
 @batch
 def variant_deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
-                         kv: np.ndarray, rules: np.ndarray, tb: tuple, record: bool
+                         seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple, record: bool
                          ) -> tuple[np.ndarray, np.ndarray]:
     out = np.zeros((N_VDEAL_COLS, count), dtype=np.int64).T
     n_rec = count if record else 1
@@ -243,7 +246,7 @@ def variant_deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarra
         dealer = deal_dealer(variant, d)
         out[i, C_DEAL] = d
         out[i, C_DEALER] = dealer
-        play_variant_deal(state, deck, dealer, (d // 4) % 4, 1, False, pol, kv, rules, tb,
+        play_variant_deal(state, deck, dealer, (d // 4) % 4, 1, False, pol, seat_kv, kv, rules, tb,
                           rng.stream(seed, d, 0, rng.POLICY), seed, d, 0, out[i],
                           dealt[i if record else 0], world, work)
     return out, dealt
@@ -266,7 +269,7 @@ def next_pack(state: np.ndarray, seed: np.uint64, m: int, deal_no: int, reshuffl
 
 @batch
 def variant_matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
-                           kv: np.ndarray, rules: np.ndarray, tb: tuple) -> np.ndarray:
+                           seat_kv: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> np.ndarray:
     """Whole matches. Team variants (coinchee, trois, deux) play to the target as the
     classic game (deux: ``deux_target``, only A and B deal; trois: the dummy's seat is
     drawn by lot for the match, seed: "on tire au sort le joueur qui jouera avec le
@@ -325,7 +328,7 @@ def variant_matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndar
                 mine = per_team0 if team == 0 else kv[K_BELGE_DEALS] - per_team0
                 left = mine - announced[team]
                 forced = left >= 1 and forced_sa_now(left, sa_done[team], kv)
-            play_variant_deal(state, deck, dealer, dummy, mult, forced, pol, kv, rules, tb, st,
+            play_variant_deal(state, deck, dealer, dummy, mult, forced, pol, seat_kv, kv, rules, tb, st,
                               seed, m, n_deals + 1, row, dealt, world, work)
             n_deals += 1
             for p in range(4):
@@ -405,13 +408,14 @@ def variant_matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndar
 
 # --- entry points (called by kernels.run_deals / run_matches) --------------------------------
 def _setup(knobs: ManilleKnobs, policies: tuple[str, ...]):
-    return policy_codes(policies), _vector(knobs), rules_for(knobs), tables(knobs).kernel_args()
+    return (policy_codes(policies), seat_vectors(knobs, policies, _vector), _vector(knobs),
+            rules_for(knobs), tables(knobs).kernel_args())
 
 
 def run_variant_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
                       count: int, record_hands: bool = False) -> KernelOutput:
-    pol, kv, rules, tb = _setup(knobs, policies)
-    rows, dealt = variant_deals_kernel(np.uint64(seed), start, count, pol, kv, rules, tb,
+    pol, seat_kv, kv, rules, tb = _setup(knobs, policies)
+    rows, dealt = variant_deals_kernel(np.uint64(seed), start, count, pol, seat_kv, kv, rules, tb,
                                        record_hands)
     _, index = variant_deal_columns(knobs.variant)
     rows = rows[:, index]
@@ -422,8 +426,8 @@ def run_variant_deals(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int,
 
 def run_variant_matches(knobs: ManilleKnobs, policies: tuple[str, ...], seed: int, start: int,
                         count: int) -> KernelOutput:
-    pol, kv, rules, tb = _setup(knobs, policies)
-    rows = variant_matches_kernel(np.uint64(seed), start, count, pol, kv, rules, tb)
+    pol, seat_kv, kv, rules, tb = _setup(knobs, policies)
+    rows = variant_matches_kernel(np.uint64(seed), start, count, pol, seat_kv, kv, rules, tb)
     _, index = variant_match_columns(knobs.variant)
     return KernelOutput(rows[:, index])
 

@@ -188,19 +188,21 @@ JUDGED = (({"players": 2, "k": 2}, 60), ({"players": 2, "k": 3}, 60),
 
 def test_search_agrees_with_the_exact_solver():
     """Where the exact values of the best and the next move differ by more than 0.1 mark
-    (189 of the 404 decisions), the search (24 worlds) picks the exact best 94.7 % of the
-    time (standard error 1.6 %), and it loses 0.0136 marks per decision (standard error
-    0.0041) against the exact best. Pinned 5 standard errors below / above. (The
-    heuristic: 86.2 % and 0.0276 marks here; the report gives the larger samples.)"""
+    (214 of the 404 decisions), the search (24 worlds) picks the exact best 91.1 % of the
+    time (standard error 1.9 %), and it loses 0.0116 marks per decision (standard error
+    0.0019) against the exact best. Pinned 5 standard errors below / above. (The
+    heuristic: 84.1 % and 0.0301 marks here; the report gives the larger samples. With
+    the heuristic's bid_factor at 100, before simlab tune set it to 116: 189 clear
+    decisions, search 94.7 % and 0.0136.)"""
     judged = []
     for knobs, n_deals in JUDGED:
         judged += X.judge_deals(G.ComptoirKnobs(**knobs), range(n_deals),
                                 {"search": X.search_player})
     search = X.summary(judged, "search")
-    assert search["decisions"] == 404 and search["clear"] == 189
+    assert search["decisions"] == 404 and search["clear"] == 214
     assert sum(j.phase == R.P_CONTRACT for j in judged) == 125
-    assert search["agree"] >= 0.947 - 5 * 0.0163, search
-    assert search["loss"] <= 0.0136 + 5 * 0.0041, search
+    assert search["agree"] >= 0.911 - 5 * 0.0194, search
+    assert search["loss"] <= 0.0116 + 5 * 0.0019, search
 
 
 def test_search_bid_ceiling_against_the_exact_ceiling():

@@ -178,3 +178,49 @@ def test_pure_python_matches_compiled():
 def test_search_beats_heuristic():
     r = duplicate("bernicle", "search", "heuristic", n=300, seed=0)
     assert r.lo > 0, r.format()
+
+
+BID_KNOBS = R.BernicleKnobs(search_worlds=4, search_bid_worlds=8, search_bid_z=0.0)
+BID_KV = R._vector(BID_KNOBS)
+
+
+def bid_or_discard_positions() -> list[np.ndarray]:
+    """Bids and discards (chien, chiots, the niche) reached by heuristic play."""
+    out = []
+    for seed in range(40):
+        s = dealt_state(seed, seed % 3)
+        for plies in range(0, 30):
+            t = advance(s, plies)
+            if t[R.S_PHASE] in (R.P_BID, R.P_DISCARD) and n_legal(t) > 1:
+                out.append(t)
+        if len(out) >= 40:
+            break
+    return out
+
+
+def decide_bid(state: np.ndarray, kv: np.ndarray = BID_KV) -> int:
+    world = np.zeros(R.N_STATE, dtype=np.int64)
+    return int(P.search_move(state, kv, RULES, TB, np.uint64(5), 3, 0, world, P.search_work()))
+
+
+def test_searched_bids_and_discards_never_peek():
+    """With search_bid_z = 0 the choice follows the worlds' means alone (the most
+    sensitive setting): re-dealing the hidden cards never changes it."""
+    states = bid_or_discard_positions()[:24]
+    phases = {int(s[R.S_PHASE]) for s in states}
+    assert phases == {R.P_BID, R.P_DISCARD}  # both kinds are judged
+    for state in states:
+        seat = int(state[R.S_TO_MOVE])
+        choice = decide_bid(state)
+        for key in range(5):
+            assert decide_bid(redeal(state, seat, key)) == choice
+
+
+def test_searched_bids_depart_from_the_heuristic_only_on_a_clear_gain():
+    """A large z keeps every heuristic bid and discard; z = 0 departs from some (so the
+    search really decides them)."""
+    keep = R._vector(R.BernicleKnobs(search_worlds=4, search_bid_worlds=8, search_bid_z=1000.0))
+    states = bid_or_discard_positions()[:24]
+    own = [int(P.heuristic_move(s, keep, RULES, TB)) for s in states]
+    assert [decide_bid(s, keep) for s in states] == own
+    assert sum(decide_bid(s) != h for s, h in zip(states, own, strict=True)) >= 1

@@ -53,8 +53,11 @@ def test_playing_the_contract_card_like_any_card_loses_the_contract():
     before = contract_rates(simlab.simulate("tarot_4_saisons", N, seed=41,
                                             params={"keep_contract_card": False}))
     after = contract_rates(simlab.simulate("tarot_4_saisons", N, seed=41))
-    assert before["2 avant-dernier"][1] < 0.05 < 0.5 < after["2 avant-dernier"][1]
-    assert before["Petit au bout"][1] + 0.3 < after["Petit au bout"][1]
+    # (2 avant-dernier made 81 % and Petit au bout 70 % with pab_contract_trumps=11;
+    # 44 % and 37 % at 9, the value simlab tune found: contracted more often, they pay
+    # more in all, +0.13 points per deal)
+    assert before["2 avant-dernier"][1] < 0.05 < 0.3 < after["2 avant-dernier"][1]
+    assert before["Petit au bout"][1] + 0.25 < after["Petit au bout"][1]
 
 
 def test_a_partners_excuse_lead_is_not_a_winning_partner_trick():

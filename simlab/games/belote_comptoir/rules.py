@@ -126,7 +126,7 @@ class ComptoirKnobs(Knobs):
     max_deals: int = knob(2000, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=100_000)
     # heuristic policy
-    bid_factor: int = knob(100, "heuristic: bid up to this % of the level its hand makes "
+    bid_factor: int = knob(116, "heuristic: bid up to this % of the level its hand makes "
                            "half the time (players.sure_level; the catalogue's f, there "
                            "applied to the mean)", lo=10, hi=300, policy=True)
     # search policy (players.py)

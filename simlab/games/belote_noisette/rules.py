@@ -155,10 +155,10 @@ class NoisetteKnobs(Knobs):
     take_threshold_1: int = knob(18, "heuristic: take in round 1 when the hand's trump "
                                  "strength for the upcard's suit (upcard included) reaches "
                                  "this (see players.trump_strength)", lo=0, hi=200, policy=True)
-    take_threshold_2: int = knob(23, "heuristic: take in round 2 the better upcard suit when "
+    take_threshold_2: int = knob(21, "heuristic: take in round 2 the better upcard suit when "
                                  "its strength (both upcards included) reaches this", lo=0,
                                  hi=200, policy=True)
-    win_min_points: int = knob(10, "heuristic: second to play, win a trick only when it would "
+    win_min_points: int = knob(18, "heuristic: second to play, win a trick only when it would "
                                "hold at least this many points", lo=0, hi=200, policy=True)
     # search policy (players.py)
     search_worlds: int = search.worlds_knob(16)

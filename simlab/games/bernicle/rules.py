@@ -137,7 +137,7 @@ class BernicleKnobs(Knobs):
     max_deals: int = knob(1000, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=100_000)
     # heuristic policy
-    bid_margin: int = knob(-20, "heuristic: bid up to the estimated value of the hand minus "
+    bid_margin: int = knob(-36, "heuristic: bid up to the estimated value of the hand minus "
                            "this margin", lo=-500, hi=500, policy=True)
     chien_gain: int = knob(25, "heuristic: points the chien is expected to add to a "
                            "taker's hand value", lo=0, hi=500, policy=True)
@@ -147,6 +147,14 @@ class BernicleKnobs(Knobs):
     # search policy (players.py)
     search_worlds: int = search.worlds_knob(8)
     search_rollouts: int = search.rollouts_knob(1)
+    search_bid_worlds: int = knob(32, "search player: worlds sampled at a bid or a discard "
+                                  "(high-variance decisions: each world fixes the chien)",
+                                  lo=2, hi=10_000, policy=True)
+    search_bid_z: float = knob(2.0, "search player: at a bid or a discard, play another "
+                               "move than the heuristic's only when its paired mean gain "
+                               "over the worlds is this many standard errors above zero "
+                               "(a large value keeps the heuristic's)", lo=0.0, hi=1000.0,
+                               policy=True)
 
     def check(self) -> None:
         if self.open_high < self.open_low:
@@ -166,7 +174,7 @@ class BernicleKnobs(Knobs):
  K_FOUR_A, K_OCTUPLE, K_PROCESSION, K_FAMILLE, K_FAMILLE_ROYALE,
  K_N_TIERCE, K_N_FOUR, K_N_FIVE, K_N_SIX, K_N_SEVEN, K_N_EIGHT, K_PETITE,
  K_CAPOT, K_NO_TRICK, K_TARGET, K_MAX_DEALS, K_MARGIN, K_CHIEN_GAIN, K_PETITE_DISCARDS,
- K_WORLDS, K_ROLLOUTS, N_K) = range(36)
+ K_WORLDS, K_ROLLOUTS, K_BID_WORLDS, K_BID_Z, N_K) = range(38)
 
 
 def _vector(k: BernicleKnobs) -> np.ndarray:
@@ -178,6 +186,7 @@ def _vector(k: BernicleKnobs) -> np.ndarray:
         k.niche_tierce, k.niche_four, k.niche_five, k.niche_six, k.niche_seven, k.niche_eight,
         k.petite_bernicle, k.capot_bonus, k.no_trick_no_score, k.target, k.max_deals,
         k.bid_margin, k.chien_gain, k.petite_discards, k.search_worlds, k.search_rollouts,
+        k.search_bid_worlds, round(k.search_bid_z * 100),  # hundredths: an int64 vector
     ], dtype=np.int64)
 
 

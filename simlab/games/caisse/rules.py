@@ -150,7 +150,7 @@ class CaisseKnobs(Knobs):
                         "among the 6 cards", lo=0, hi=6, policy=True)
     misere_max: int = knob(4, "heuristic: Misère when the 9-card danger (A 4, 10 3, K 2, "
                            "Q 1 each, J 1) <= this", lo=0, hi=100, policy=True)
-    contre_min: int = knob(75, "heuristic: an opponent contres a trump game when his 9-card "
+    contre_min: int = knob(59, "heuristic: an opponent contres a trump game when his 9-card "
                            "score in trump >= this", lo=0, hi=300, policy=True)
     surcontre_min: int = knob(80, "heuristic: the taker surcontres a contre on his trump "
                               "game when his 9-card trump score >= this", lo=0, hi=300,

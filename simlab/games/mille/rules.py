@@ -139,7 +139,7 @@ class MilleKnobs(Knobs):
     bid_jump: bool = knob(False, "heuristic: bid its whole estimate at once (the taker "
                           "scores his bid, not his points); false: raise one step at a "
                           "time", policy=True)
-    bomb_margin: int = knob(25, "heuristic: bomb when its estimate after the chien is at "
+    bomb_margin: int = knob(13, "heuristic: bomb when its estimate after the chien is at "
                             "least this far below the bid", lo=0, hi=400, policy=True)
     # search policy
     search_worlds: int = search.worlds_knob(12)

@@ -132,7 +132,7 @@ class PresidentKnobs(Knobs):
     # dealt none (issue 10)
     keep_top: int = knob(1, "heuristic: hold back this many top ranks (1 = the 2s) to "
                          "regain the lead", lo=0, hi=13, policy=True)
-    endgame_cards: int = knob(8, "heuristic: with at most this many cards, play the held "
+    endgame_cards: int = knob(10, "heuristic: with at most this many cards, play the held "
                               "back ranks and break groups to follow", lo=0, hi=13,
                               policy=True)
     break_groups: bool = knob(False, "heuristic: follow by breaking a larger group before "

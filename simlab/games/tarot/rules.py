@@ -251,13 +251,13 @@ class TarotKnobs(Knobs):
                                    "hand value reaches it; a value says too little of a "
                                    "slam, which knob chelem_sure judges)", lo=0, hi=1000,
                                    policy=True)
-    draw_trumps_pct: int = knob(60, "heuristic: the attack leads trumps while holding at "
+    draw_trumps_pct: int = knob(68, "heuristic: the attack leads trumps while holding at "
                                 "least this % of the trumps it has not seen", lo=0, hi=1000,
                                 policy=True)
     win_min_points: int = knob(5, "heuristic: before the last seat, win a trick only when "
                                "it holds at least this many half-points", lo=0, hi=200,
                                policy=True)
-    excuse_save_points: int = knob(3, "heuristic: losing a trick, play the Excuse rather "
+    excuse_save_points: int = knob(1, "heuristic: losing a trick, play the Excuse rather "
                                    "than a card worth at least this many half-points",
                                    lo=0, hi=20, policy=True)
     poignee_defence: bool = knob(True, "heuristic: defenders declare their poignées too "

@@ -357,7 +357,7 @@ class Tarot4SaisonsKnobs(Knobs):
                           policy=True)
     taker_contre_at: int = knob(80, "heuristic: the taker contres the opponents' contracts "
                                 "when his value reaches this", lo=0, hi=500, policy=True)
-    pab_contract_trumps: int = knob(11, "heuristic: contract Petit au bout (resp. 2 "
+    pab_contract_trumps: int = knob(9, "heuristic: contract Petit au bout (resp. 2 "
                                     "avant-dernier) holding the Petit (the 2) and this many "
                                     "trumps", lo=0, hi=22, policy=True)
     kings_contract_trumps: int = knob(6, "heuristic: contract 4 Rois holding all 4 and this "

@@ -211,7 +211,7 @@ class DetenteKnobs(Knobs):
                                 policy=True)
     ev_trump_long: int = knob(50, "heuristic: x100 per other trump when holding >= 5 "
                               "trumps", lo=0, hi=100, policy=True)
-    ev_trump_short: int = knob(25, "heuristic: x100 per other trump with < 5 trumps",
+    ev_trump_short: int = knob(33, "heuristic: x100 per other trump with < 5 trumps",
                                lo=0, hi=100, policy=True)
     ev_top: int = knob(80, "heuristic: x100 for the top card of a suit (Roi, or the 1 of "
                        "a reversed suit)", lo=0, hi=100, policy=True)
@@ -221,7 +221,7 @@ class DetenteKnobs(Knobs):
                         hi=300, policy=True)
     ev_singleton: int = knob(20, "heuristic: x100 for a singleton (with >= 2 trumps)",
                              lo=0, hi=300, policy=True)
-    bid_scale_3p: int = knob(150, "heuristic: contract = round(expected x this %), 3 "
+    bid_scale_3p: int = knob(142, "heuristic: contract = round(expected x this %), 3 "
                              "players", lo=0, hi=400, policy=True)
     bid_scale_2p: int = knob(210, "heuristic: same, 2 players (fewer opponents: more of "
                              "a hand's cards win)", lo=0, hi=400, policy=True)

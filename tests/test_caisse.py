@@ -315,6 +315,15 @@ def test_misere_taker_must_take_no_trick():
     assert R.marks(s, KV) == (5, 5, 0)
 
 
+def claim_all(s: np.ndarray) -> None:
+    """Every seat announces all it holds (§9.2) and keeps its claims."""
+    for p in range(3):
+        s[R.S_ANNOUNCED + p] = R.announcement(np.uint64(s[R.S_START + p]))
+        s[R.S_WITHDRAWN + p] = 0
+        s[R.S_SEQ_DISCLOSED + p] = -1
+        s[R.S_CARRE_DISCLOSED + p] = -1
+
+
 def test_example_6_and_meld_ranking():
     quarte = np.uint64(mask("7♠", "8♠", "9♠", "10♠"))
     quinte = np.uint64(mask("9♦", "10♦", "J♦", "Q♦", "K♦"))
@@ -324,19 +333,27 @@ def test_example_6_and_meld_ranking():
     s[R.S_START + 0] = np.int64(quarte | np.uint64(mask("A♣")))
     s[R.S_START + 1] = np.int64(quinte | np.uint64(mask("7♣", "8♣", "9♣")))  # + a tierce
     s[R.S_START + 2] = 0
+    claim_all(s)  # A says "quarte", B "quinte"
+    assert (s[R.S_ANNOUNCED], s[R.S_ANNOUNCED + 1]) == (40, 50)
     R.validate_melds(s, KV)
     assert (s[R.S_MELD], s[R.S_MELD + 1]) == (0, 120)  # the best holder scores all his
     assert labels(s[R.S_SHOWN + 1]) >= {"9♦", "7♣"}  # and shows them (§9.3)
+    assert s[R.S_SHOWN] == 0  # A's beaten quarte is never disclosed
+    assert s[R.S_SEQ_DISCLOSED] == -1 and s[R.S_SEQ_DISCLOSED + 1] == -1  # lengths differ
     # no overlap: the 8 cards of one suit are one sequence
     assert R.sequences(np.uint64(0xFF), R.HEARTS, KV)[0] == 100
     # equal plain sequences: nobody scores; a trump one beats an equal plain one
     s[R.S_START + 0] = np.int64(mask("7♠", "8♠", "9♠"))
     s[R.S_START + 1] = np.int64(mask("7♦", "8♦", "9♦"))
+    claim_all(s)
     R.validate_melds(s, KV)
     assert s[R.S_MELD] == 0 and s[R.S_MELD + 1] == 0
     s[R.S_START + 1] = np.int64(mask("7♥", "8♥", "9♥"))
+    claim_all(s)
     R.validate_melds(s, KV)
     assert s[R.S_MELD + 1] == 20 and s[R.S_MELD] == 0
+    # the tie of announced lengths made both disclose length and top card (10 x 3 + 9)
+    assert s[R.S_SEQ_DISCLOSED] == 32 and s[R.S_SEQ_DISCLOSED + 1] == 32
     # fours: 80 each, by the trump order (9s beat aces in a trump game, not in SA)
     nines = np.uint64(mask("9♠", "9♥", "9♦", "9♣"))
     aces = np.uint64(mask("A♠", "A♥", "A♦", "A♣"))
@@ -347,6 +364,94 @@ def test_example_6_and_meld_ranking():
     assert R.announcement(quarte | aces) == 41
     assert R.announcement(quinte | np.uint64(mask("7♣", "8♣", "9♣"))) == 50
     assert R.announcement(np.uint64(mask("7♣", "8♣", "10♣"))) == 0
+
+
+def test_silent_or_withdrawn_melds_do_not_score():
+    """§9.2 "Il a le droit de ne pas en annoncer du tout même s'il en a", §9.3 "peut
+    renoncer à ses prétentions": only the claims kept are compared."""
+    s = taken_state(R.G_TRUMP1)
+    s[R.S_START + 0] = np.int64(mask("7♠", "8♠", "9♠", "10♠"))  # a quarte
+    s[R.S_START + 1] = np.int64(mask("9♦", "10♦", "J♦", "Q♦", "K♦", "9♥", "9♣", "9♠"))
+    s[R.S_START + 2] = np.int64(mask("7♥", "8♥", "9♣"))
+    claim_all(s)
+    s[R.S_ANNOUNCED + 1] = 0  # B holds a quinte but stays silent
+    R.validate_melds(s, KV)
+    assert (s[R.S_MELD], s[R.S_MELD + 1]) == (50, 0)  # A's quarte scores
+    assert s[R.S_SEQ_SEAT] == 0
+    claim_all(s)
+    s[R.S_WITHDRAWN + 1] = 1  # B announced his quinte, then dropped it (not his four)
+    R.validate_melds(s, KV)
+    assert (s[R.S_MELD], s[R.S_MELD + 1]) == (50, 80)
+    assert labels(s[R.S_SHOWN + 1]) == {"9♠", "9♥", "9♦", "9♣"}  # not the quinte
+
+
+def first_trick(game: int = R.G_TRUMP1) -> np.ndarray:
+    """The first trick of a hearts game taken by seat 0, seat 0 to lead: A holds a
+    quarte of spades, B a quinte of diamonds and the four 9s... (``SIX`` + ``DOWN``)."""
+    s = taken_state(game)
+    hands = [mask("7♠", "8♠", "9♠", "10♠", "J♥", "9♥", "A♣", "K♣", "Q♣"),
+             mask("9♦", "10♦", "J♦", "Q♦", "K♦", "8♣", "10♣", "J♣", "A♥"),
+             mask("7♦", "8♦", "A♦", "A♠", "K♠", "Q♠", "J♠", "K♥", "Q♥")]
+    for p in range(3):
+        s[R.S_HAND + p] = hands[p]
+        s[R.S_DOWN + p] = 0
+    R.start_play(s)
+    s[R.S_TO_MOVE] = 0
+    s[R.S_LEADER] = 0
+    s[R.S_FIRST_LEADER] = 0
+    return s
+
+
+def test_meld_speech_moves_before_the_first_card():
+    s = first_trick()
+    legal = np.zeros(R.MAX_MOVES, dtype=np.int64)
+    n = R.legal_moves(s, KV, RULES, TB, legal)
+    assert R.MELD_SEQ in legal[:n] and R.MELD_CARRE not in legal[:n]  # no four held
+    move(s, R.MELD_SEQ)
+    assert s[R.S_ANNOUNCED] == 40  # "quarte": length only
+    n = R.legal_moves(s, KV, RULES, TB, legal)
+    assert R.MELD_SEQ not in legal[:n]  # once
+    move(s, cid("A♣"))
+    move(s, R.MELD_SEQ)  # seat 1: "quinte"
+    assert s[R.S_ANNOUNCED + 1] == 50
+    move(s, cid("8♣"))
+    n = R.legal_moves(s, KV, RULES, TB, legal)
+    assert R.MELD_SEQ in legal[:n]
+    move(s, cid("Q♥"))  # seat 2 trumps without a word: silent on its quarte
+    assert s[R.S_ANNOUNCED + 2] == 0
+    # after the trick, the claimants may withdraw: A's quarte is beaten by the
+    # announced quinte (no choice left), so only B (the quinte) is asked
+    assert s[R.S_PHASE] == R.P_MELD and s[R.S_TO_MOVE] == 1
+    n = R.legal_moves(s, KV, RULES, TB, legal)
+    assert set(legal[:n]) == {R.PASS, R.WITHDRAW_SEQ}
+    move(s, R.WITHDRAW_SEQ)
+    # B's claim gone, A's quarte wins; the leader of the second trick plays next
+    assert s[R.S_PHASE] in (R.P_PLAY, R.P_DEFI)
+    # (his quarte 50 and his tierce Q♣ K♣ A♣ 20), and shows what is still in his hand
+    assert s[R.S_MELD] == 70 and s[R.S_MELD + 1] == 0 and s[R.S_MELD + 2] == 0
+    assert labels(s[R.S_SHOWN]) == {"7♠", "8♠", "9♠", "10♠", "Q♣", "K♣"}
+    assert s[R.S_SEQ_DISCLOSED + 1] == -1 and s[R.S_SEQ_DISCLOSED + 2] == -1
+
+
+def test_heuristic_is_silent_on_a_sequence_already_outbid():
+    s = first_trick()
+    scratch = np.zeros(R.MAX_MOVES, dtype=np.int64)
+    assert P.heuristic_move(s, KV, RULES, TB, scratch) == R.MELD_SEQ  # nothing heard yet
+    move(s, R.MELD_SEQ)
+    move(s, P.heuristic_move(s, KV, RULES, TB, scratch))  # its card
+    s[R.S_ANNOUNCED] = 50  # as if seat 0 had said "quinte"
+    s2 = s.copy()
+    assert P.heuristic_move(s, KV, RULES, TB, scratch) == R.MELD_SEQ  # an equal length
+    s2[R.S_ANNOUNCED] = 60  # "sixième": seat 1's quinte cannot win
+    m = P.heuristic_move(s2, KV, RULES, TB, scratch)
+    assert m < R.N_CARDS  # it plays its card without a word
+
+
+def test_misere_has_no_meld_speech():
+    s = first_trick(R.G_MISERE)
+    legal = np.zeros(R.MAX_MOVES, dtype=np.int64)
+    n = R.legal_moves(s, KV, RULES, TB, legal)
+    assert R.MELD_SEQ not in legal[:n]
 
 
 def test_example_7_trump_exchange():

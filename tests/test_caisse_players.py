@@ -33,14 +33,15 @@ def n_legal(s: np.ndarray) -> int:
 
 def positions() -> list[np.ndarray]:
     """Decisions of many kinds reached by heuristic play: declarations, contract speech,
-    the exchange, the first trick (speech and cards), the défi, later tricks."""
+    the exchange, the first trick (speech, melds and cards), withdrawals at the meld
+    validation, the défi, later tricks."""
     out = []
     scratch = np.zeros(R.MAX_MOVES, dtype=np.int64)
     for d in range(24):
         s = dealt(d)
         ply = 0
         while s[R.S_PHASE] != R.P_DONE:
-            if ply % 5 == d % 5 or s[R.S_PHASE] in (R.P_EXCHANGE, R.P_DEFI, R.P_DECL2):
+            if ply % 5 == d % 5 or s[R.S_PHASE] in (R.P_EXCHANGE, R.P_DEFI, R.P_DECL2, R.P_MELD):
                 out.append(s.copy())
             R.apply_move(s, P.heuristic_move(s, KV, RULES, TB, scratch), KV, TB)
             ply += 1
@@ -51,7 +52,7 @@ def redeal(s: np.ndarray, key: int) -> np.ndarray:
     seat = s[R.S_TO_MOVE]
     world = np.zeros(R.N_STATE, dtype=np.int64)
     with np.errstate(over="ignore"):
-        P.build_world(s, seat, np.uint64(1000 + key), RULES, TB, world, P.search_work())
+        P.build_world(s, seat, np.uint64(1000 + key), RULES, TB, world, P.search_work(), KV)
     return world
 
 
@@ -77,6 +78,27 @@ def test_search_never_peeks():
     assert moved >= 100
 
 
+def test_search_never_peeks_at_meld_decisions():
+    """The meld speech before the first card and the withdrawals at validation: the
+    search's choice never depends on the hidden cards, and it is a real choice."""
+    legal = np.zeros(R.MAX_MOVES, dtype=np.int64)
+    found = {"speech": 0, "validation": 0}
+    for s in positions():
+        n = R.legal_moves(s, KV, RULES, TB, legal)
+        if s[R.S_PHASE] == R.P_MELD:
+            kind = "validation"
+        elif s[R.S_PHASE] == R.P_PLAY and (R.MELD_SEQ in legal[:n] or R.MELD_CARRE in legal[:n]):
+            kind = "speech"
+        else:
+            continue
+        assert n > 1
+        found[kind] += 1
+        choice = decide(s)
+        for key in range(3):
+            assert decide(redeal(s, key)) == choice
+    assert found["speech"] >= 5 and found["validation"] >= 10, found
+
+
 def test_worlds_respect_what_the_seat_knows():
     met = heard = 0
     for s in positions()[1::3]:
@@ -99,10 +121,10 @@ def test_worlds_respect_what_the_seat_knows():
             assert count(np.uint64(w[R.S_TALON])) == count(np.uint64(s[R.S_TALON]))
             for slot in (R.S_GONE, R.S_OUT_UP, R.S_PROPOSAL, R.S_INDICATOR, R.S_TRUMP):
                 assert w[slot] == s[slot]
-            for q in range(3):  # the meld announcements heard hold in the world
-                said = s[R.S_ANNOUNCED + q]
-                if q != seat and said >= 0:
-                    met += R.announcement(np.uint64(w[R.S_START + q])) == said
+            for q in range(3):  # the meld announcements heard (and the ties' disclosures)
+                said = s[R.S_ANNOUNCED + q]  # hold in the world
+                if q != seat and said > 0:
+                    met += P.agrees_with_melds(s, q, np.uint64(w[R.S_START + q]), KV)
                     heard += 1
             if s[R.S_EXCHANGED] == 2:  # the exchanger's discards are never trumps
                 assert np.uint64(w[R.S_TALON]) & R.suit_cards(s[R.S_TRUMP]) == 0

@@ -13,16 +13,20 @@ Where things are:
 
 Readings and simplifications (each also at its rule in rules.py):
 
-* melds are always announced before one's first card and validated automatically (the
-  best holder scores and shows his melds); staying silent, withdrawing a claim and the
-  progressive disclosure of ties are not modelled (announcing never costs points here);
+* melds (§9) are decisions: before his first card a seat announces its longest
+  sequence's length and "carré", or stays silent; after the first trick a claimant may
+  withdraw; only the claims kept are compared. A tie of announced claims makes its
+  claimants disclose their best sequence (length, top card) or four, and the winner shows
+  his melds: all of it public, and the search's worlds respect it;
 * round 3: the first player to declare Misère plays it (the seed has no outbidding);
 * contract round 2 is a series of moves made just before one's first card (announce,
   contre; the card ends the speech); contres only on one's own turn (catalogue #7);
 * the défi multiplies the game and any Caisse (the only contract it allows); a
   concession settles both at the stake before the last raise (catalogue #8).
 
-Players: the heuristic announces Caisse (6 or 9 cards), Clarté and Famille (9 cards),
+Players: the heuristic announces its melds, except a sequence shorter than one already
+announced (the seed's example of silence), and never withdraws; it announces Caisse (6 or
+9 cards), Clarté and Famille (9 cards),
 contres games with strong trumps and any contract of the other party it can see failing,
 surcontres only with a very strong game, challenges trump games, concedes weak ones; it
 never re-challenges. The random player flips a coin before speaking (see players.py).

@@ -56,6 +56,8 @@ from simlab.games.caisse.rules import (
     K_TAKE_SA,
     K_WORLDS,
     MAX_MOVES,
+    MELD_CARRE,
+    MELD_SEQ,
     MISERE,
     N_CARDS,
     N_STATE,
@@ -70,6 +72,7 @@ from simlab.games.caisse.rules import (
     P_DONE,
     P_EXCH_IND,
     P_EXCHANGE,
+    P_MELD,
     P_PLAY,
     PASS,
     POINTS_PLAIN,
@@ -83,6 +86,7 @@ from simlab.games.caisse.rules import (
     RQ,
     S_ANNOUNCED,
     S_BELOTE_SEAT,
+    S_CARRE_DISCLOSED,
     S_CT,
     S_DEFI_TURN,
     S_DOWN,
@@ -102,6 +106,7 @@ from simlab.games.caisse.rules import (
     S_PHASE,
     S_PLY,
     S_PROPOSAL,
+    S_SEQ_DISCLOSED,
     S_SHOWN,
     S_START,
     S_TAKER,
@@ -120,6 +125,7 @@ from simlab.games.caisse.rules import (
     announcement,
     apply_move,
     belote_seat,
+    carres,
     contract_allowed,
     contre_allowed,
     first_trick_speaking,
@@ -127,6 +133,7 @@ from simlab.games.caisse.rules import (
     legal_cards_now,
     legal_moves,
     marks,
+    sequences,
     suit_cards,
 )
 from simlab.jit import batch, hot
@@ -232,6 +239,29 @@ def heuristic_speech(state: np.ndarray, kv: np.ndarray) -> int:
     if not taker and not six and g < G_SA and contre_allowed(state, p, 0, kv) \
             and suit_score(hand, t) >= kv[K_CONTRE_MIN]:
         return CONTRE
+    return PASS
+
+
+@hot
+def heuristic_meld_speech(state: np.ndarray) -> int:
+    """§9.2 before one's first card: announce one's sequence and one's four, except a
+    sequence shorter than one already announced (the seed's own example of silence: it
+    cannot win, and announcing it only tells the others about one's hand)."""
+    if state[S_GAME] >= G_MISERE:
+        return PASS
+    p = state[S_TO_MOVE]
+    said = state[S_ANNOUNCED + p]
+    held = announcement(hand_of(state, p))
+    length = held // 10
+    if length > 0 and said < 10:
+        beaten = False
+        for q in range(NP):
+            if q != p and state[S_ANNOUNCED + q] // 10 > length:
+                beaten = True
+        if not beaten:
+            return MELD_SEQ
+    if held % 10 == 1 and (said < 0 or said % 10 == 0):
+        return MELD_CARRE
     return PASS
 
 
@@ -401,8 +431,12 @@ def heuristic_move(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tup
         return best_in(hand_of(state, p) & ~suit_cards(state[S_TRUMP]), tb[6][row])
     if phase == P_DEFI:
         return heuristic_defi(state, kv)
+    if phase == P_MELD:
+        return PASS  # keep one's claims: the points are worth more than the secret
     if first_trick_speaking(state):
         m = heuristic_speech(state, kv)
+        if m == PASS:
+            m = heuristic_meld_speech(state)
         if m != PASS:
             return m
     row = state[S_TRUMP] + 1
@@ -477,7 +511,7 @@ def seat_information(state: np.ndarray, seat: int, rules: np.ndarray, tb: tuple,
 
 @hot
 def sample_world(state: np.ndarray, seat: int, hidden: np.uint64, st: np.uint64,
-                 world: np.ndarray, work: tuple) -> np.uint64:
+                 world: np.ndarray, work: tuple, kv: np.ndarray) -> np.uint64:
     """``world`` = ``state`` with the cards hidden from ``seat`` dealt again at random into
     their hidden places, consistently with ``seat_information`` (filled in ``work[7]`` and
     ``work[8]``). The seat's own hand never moves."""
@@ -531,8 +565,7 @@ def sample_world(state: np.ndarray, seat: int, hidden: np.uint64, st: np.uint64,
         for q in range(NP):
             if q != seat:
                 world[S_START + q] = world[S_HAND + q] | np.int64(played_by[q])
-                said = state[S_ANNOUNCED + q]
-                if said >= 0 and announcement(np.uint64(world[S_START + q])) != said:
+                if not agrees_with_melds(state, q, np.uint64(world[S_START + q]), kv):
                     agree = False
         if agree:
             break
@@ -543,10 +576,32 @@ def sample_world(state: np.ndarray, seat: int, hidden: np.uint64, st: np.uint64,
 
 
 @hot
+def agrees_with_melds(state: np.ndarray, q: int, hand: np.uint64, kv: np.ndarray) -> bool:
+    """Could seat ``q`` have started play with ``hand``, given what it said (§9.2: the
+    parts it announced are exact; silence says nothing) and what a tie made it disclose
+    (§9.3)?"""
+    said = state[S_ANNOUNCED + q]
+    if said > 0:
+        held = announcement(hand)
+        if said >= 10 and held // 10 != said // 10:
+            return False
+        if said % 10 == 1 and held % 10 == 0:
+            return False
+    trump = state[S_TRUMP]
+    if state[S_SEQ_DISCLOSED + q] >= 0 and \
+            sequences(hand, trump, kv)[1] // 10 != state[S_SEQ_DISCLOSED + q]:
+        return False
+    if state[S_CARRE_DISCLOSED + q] >= 0 and \
+            carres(hand, trump, kv)[1] != state[S_CARRE_DISCLOSED + q]:
+        return False
+    return True
+
+
+@hot
 def build_world(state: np.ndarray, seat: int, st: np.uint64, rules: np.ndarray, tb: tuple,
-                world: np.ndarray, work: tuple) -> np.uint64:
+                world: np.ndarray, work: tuple, kv: np.ndarray) -> np.uint64:
     hidden = seat_information(state, seat, rules, tb, work[7], work[8])
-    return sample_world(state, seat, hidden, st, world, work)
+    return sample_world(state, seat, hidden, st, world, work, kv)
 
 
 # --- the search player ------------------------------------------------------------------------------
@@ -586,7 +641,7 @@ def search_values(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tupl
     st = search.decision_stream(seed, index, sub, seat, state[S_PLY])
     hidden = seat_information(state, seat, rules, tb, work[7], work[8])
     for _ in range(kv[K_WORLDS]):
-        st = sample_world(state, seat, hidden, st, world, work)
+        st = sample_world(state, seat, hidden, st, world, work, kv)
         for m in range(n):
             for _r in range(kv[K_ROLLOUTS]):
                 for i in range(N_STATE):

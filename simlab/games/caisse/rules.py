@@ -14,12 +14,15 @@ follow the rulebook's order (§14 is empty; catalogue resolution #1):
 
   P_DECL1 -> P_DECL2 -> P_DECL3 (Misère) | -> P_CONTRACT1 (6 cards) -> pick-up
   -> P_EXCHANGE / P_EXCH_IND / P_DISCARD (round-1 trump only) -> P_PLAY (first trick:
-  contract round 2 and contres of each player before his card) -> P_DEFI (before the
-  second trick) -> P_PLAY -> P_DONE.
+  contract round 2, contres and meld announcements of each player before his card)
+  -> P_MELD (claimants may withdraw) -> P_DEFI (before the second trick) -> P_PLAY
+  -> P_DONE.
 
-Simplifications (said again in the package docstring): melds are always announced and
-validated automatically (the best holder scores; the right to stay silent or to withdraw
-a claim is not modelled); the seats' contract-round-2 speech is a series of moves made
+Melds (§9) are moves: before his first card a seat may announce the length of its
+longest sequence (``MELD_SEQ``) and "carré" (``MELD_CARRE``) or stay silent; after the
+first trick each claimant still in the running may withdraw a claim (``P_MELD``); only
+the claims kept are compared, and ties of announced length are settled by disclosure
+(what it reveals is public). The seats' contract-round-2 speech is a series of moves made
 just before their first card.
 """
 
@@ -210,7 +213,7 @@ def tables(_: CaisseKnobs | None = None) -> TrickTables:
 
 # --- the state of a deal -------------------------------------------------------------------------
 (P_DECL1, P_DECL2, P_DECL3, P_CONTRACT1, P_EXCHANGE, P_EXCH_IND, P_DISCARD, P_PLAY, P_DEFI,
- P_DONE) = range(10)
+ P_DONE, P_MELD) = range(11)
 # Moves beyond card ids.
 PASS = 32
 TAKE = 33  # round 1: the proposal card's suit
@@ -225,7 +228,11 @@ DEFI_CONCEDE = 44
 ANNOUNCE = 45  # ANNOUNCE + contract type (45..54)
 CONTRE = 55  # CONTRE + target: 0 = the game, 1 + seat * NCT + type = a contract (55..85)
 N_TARGETS = 1 + NP * NCT
-MAX_MOVES = 56  # first trick: 9 cards + 10 contracts + 31 contre targets
+MELD_SEQ = CONTRE + N_TARGETS  # §9.2: "tierce", "quarte"...: my longest sequence's length
+MELD_CARRE = MELD_SEQ + 1  # §9.2: "carré"
+WITHDRAW_SEQ = MELD_SEQ + 2  # §9.3: drop one's sequence claim at validation
+WITHDRAW_CARRE = MELD_SEQ + 3
+MAX_MOVES = 58  # first trick: 9 cards + 10 contracts + 31 contre targets + 2 melds
 
 (S_PHASE, S_DEALER, S_TO_MOVE, S_PLY, S_PROPOSAL, S_INDICATOR, S_IND_ON_TALON, S_TAKER,
  S_TRUMP, S_GAME, S_BEST_DECL, S_N_SPOKEN, S_N_PASSES, S_LEADER, S_LED, S_WIN, S_WIN_SEAT,
@@ -247,9 +254,18 @@ S_GAME_LEVEL = S_CT_MULT + NP * NCT  # contre levels on the game
 S_GAME_MULT = S_GAME_LEVEL + 1
 S_HIST = S_GAME_MULT + 1  # 27: the cards played, in order
 # 3: what each seat announced before its first card (§9.2): 10 x its longest sequence's
-# length (0: none) + 1 if it holds a four; -1 before it has spoken. Public.
+# length if it announced one (0: silent on sequences) + 1 if it said "carré"; -1 while it
+# has neither announced nor played. Public.
 S_ANNOUNCED = S_HIST + NP * N_TRICKS
-N_STATE = S_ANNOUNCED + NP
+# 3: claims dropped at validation (§9.3): 1 the sequence, 2 the four. Public.
+S_WITHDRAWN = S_ANNOUNCED + NP
+# 3: what a tie of announced claims made each claimant disclose (§9.3 "dévoilent
+# progressivement"): 10 x length + top card (sequence order) of its best sequence, and
+# the strength key of its best four (``carres``); -1 when nothing was disclosed. Public.
+S_SEQ_DISCLOSED = S_WITHDRAWN + NP
+S_CARRE_DISCLOSED = S_SEQ_DISCLOSED + NP
+S_MELD_TURN = S_CARRE_DISCLOSED + NP  # validation: how many seats have had their say
+N_STATE = S_MELD_TURN + 1
 
 CONCEDE_NONE, CONCEDE_TAKER, CONCEDE_OPPONENTS = -1, 0, 1
 
@@ -307,6 +323,8 @@ def deal(state: np.ndarray, deck: np.ndarray, dealer: int, dealt: np.ndarray) ->
     state[S_GAME_MULT] = 1
     for p in range(NP):
         state[S_ANNOUNCED + p] = -1
+        state[S_SEQ_DISCLOSED + p] = -1
+        state[S_CARRE_DISCLOSED + p] = -1
     for i in range(NP * NCT):
         state[S_CT_MULT + i] = 1
 
@@ -648,10 +666,10 @@ def carres(hand: np.uint64, trump: int, kv: np.ndarray) -> tuple[int, int]:
 
 @hot
 def announcement(hand: np.uint64) -> int:
-    """What a player says before his first card (§9.2): the length of his longest
-    sequence (not its rank or suit) and "carré" if he holds a four, as 10 x length + 1 if
-    a four (0: nothing to announce). This implementation always announces (it never pays
-    to stay silent when melds can only add to one's points)."""
+    """What ``hand`` lets a player say before his first card (§9.2), as 10 x the length of
+    its longest sequence (not its rank or suit; 0: none) + 1 if it holds a four. A player
+    says either part or stays silent (``MELD_SEQ``, ``MELD_CARRE``), but may not
+    under-announce: a sequence claim is always this length."""
     bits = np.int64(hand)
     longest = 0
     for s in range(4):
@@ -666,6 +684,107 @@ def announcement(hand: np.uint64) -> int:
         if bits >> r & bits >> (8 + r) & bits >> (16 + r) & bits >> (24 + r) & 1:
             four = 1
     return 10 * longest + four
+
+
+@hot
+def meld_speech_moves(state: np.ndarray, out: np.ndarray, n: int) -> int:
+    """§9.2, before one's first card in a trump or Sans-Atout game: announce one's longest
+    sequence's length, and "carré", each once, each only if held (appended after ``n``)."""
+    if state[S_GAME] >= G_MISERE:
+        return n
+    p = state[S_TO_MOVE]
+    said = state[S_ANNOUNCED + p]
+    held = announcement(hand_of(state, p))
+    if held >= 10 and (said < 0 or said < 10):
+        out[n] = MELD_SEQ
+        n += 1
+    if held % 10 == 1 and (said < 0 or said % 10 == 0):
+        out[n] = MELD_CARRE
+        n += 1
+    return n
+
+
+@hot
+def apply_meld_speech(state: np.ndarray, move: int) -> None:
+    p = state[S_TO_MOVE]
+    said = max(state[S_ANNOUNCED + p], 0)
+    if move == MELD_SEQ:
+        said += 10 * (announcement(hand_of(state, p)) // 10)
+    else:
+        said += 1
+    state[S_ANNOUNCED + p] = said
+
+
+@hot
+def claims(state: np.ndarray, p: int) -> tuple[int, int]:
+    """Seat ``p``'s meld claims still standing: (the sequence length it announced, 0 if
+    none or withdrawn; 1 if it claims a four and has not withdrawn it)."""
+    said = state[S_ANNOUNCED + p]
+    if said <= 0:
+        return 0, 0
+    w = state[S_WITHDRAWN + p]
+    return (0 if w & 1 else said // 10), (0 if w & 2 else said % 10)
+
+
+@hot
+def may_withdraw(state: np.ndarray, p: int) -> tuple[bool, bool]:
+    """§9.3 "peut renoncer à ses prétentions": which claims seat ``p`` may still drop. A
+    sequence claim beaten by a longer one announced loses without any disclosure, so it
+    is no longer a choice."""
+    seq, car = claims(state, p)
+    seq_open = seq > 0
+    for q in range(NP):
+        if q != p and claims(state, q)[0] > seq:
+            seq_open = False
+    return seq_open, car > 0
+
+
+@hot
+def meld_moves(state: np.ndarray, out: np.ndarray) -> int:
+    """At validation: keep one's claims (``PASS``) or withdraw one."""
+    out[0] = PASS
+    n = 1
+    seq_open, car_open = may_withdraw(state, state[S_TO_MOVE])
+    if seq_open:
+        out[n] = WITHDRAW_SEQ
+        n += 1
+    if car_open:
+        out[n] = WITHDRAW_CARRE
+        n += 1
+    return n
+
+
+@hot
+def next_meld_turn(state: np.ndarray) -> bool:
+    """The next seat (in play order from the first leader) holding a claim it may drop
+    gets the move; False when every seat has had its say."""
+    while state[S_MELD_TURN] < NP:
+        p = (state[S_FIRST_LEADER] + state[S_MELD_TURN]) % NP
+        seq_open, car_open = may_withdraw(state, p)
+        if seq_open or car_open:
+            state[S_TO_MOVE] = p
+            return True
+        state[S_MELD_TURN] += 1
+    return False
+
+
+@hot
+def apply_meld_validation(state: np.ndarray, move: int, kv: np.ndarray) -> None:
+    """A withdrawal (the seat may then drop its other claim) or ``PASS`` (its claims
+    stand); when every seat has spoken the claims are validated (``validate_melds``)."""
+    p = state[S_TO_MOVE]
+    state[S_PLY] += 1
+    if move == WITHDRAW_SEQ:
+        state[S_WITHDRAWN + p] |= 1
+    elif move == WITHDRAW_CARRE:
+        state[S_WITHDRAWN + p] |= 2
+    if move != PASS:
+        seq_open, car_open = may_withdraw(state, p)
+        if seq_open or car_open:
+            return
+    state[S_MELD_TURN] += 1
+    if not next_meld_turn(state):
+        end_first_trick(state, kv)
 
 
 @hot
@@ -701,35 +820,58 @@ def carre_cards(hand: np.uint64) -> np.uint64:
 
 @hot
 def validate_melds(state: np.ndarray, kv: np.ndarray) -> None:
-    """§9.3 at the end of the first trick: in each category the holder of the best
-    combination scores all of his own (§9: "s'il détient une seconde combinaison de la
-    même catégorie, il la marque aussi") and shows them (§9.3: he states their length,
-    rank and suit, so their cards become public). Two equal best plain sequences: nobody
-    scores sequences (§9.1). No melds in Misère games. The belote (§9.4) is counted for
-    the holder of trump K + Q at the end."""
+    """§9.3 at the end of the first trick, over the claims still standing (§9.2: a seat
+    that stayed silent, or withdrew, does not take part). Sequences: only the longest
+    announced length can win; when two or more claimants announced it they disclose
+    their best sequence (length and top card, public: ``S_SEQ_DISCLOSED``) and the best
+    (§9.1: top card, then trump over plain) wins; two equal best plain sequences: nobody
+    scores sequences. Fours: every claimant says only "carré", so two or more disclose
+    their best four (``S_CARRE_DISCLOSED``). In each category the winner scores all his
+    own (§9: "s'il détient une seconde combinaison de la même catégorie, il la marque
+    aussi") and shows them (§9.3: length, rank and suit, so their cards become public).
+    No melds in Misère games. The belote (§9.4) is counted for the holder of trump K + Q
+    at the end, announced or not."""
     for p in range(NP):
         state[S_MELD + p] = 0
     if state[S_GAME] >= G_MISERE:
         return
     trump = state[S_TRUMP]
+    top_len = 0
+    n_top = 0
+    n_car = 0
+    for p in range(NP):
+        seq, car = claims(state, p)
+        if seq > top_len:
+            top_len = seq
+            n_top = 1
+        elif seq == top_len and seq > 0:
+            n_top += 1
+        n_car += car
     best_seq = 0
     seq_seat = -1
     tie = False
     best_car = 0
     car_seat = -1
     for p in range(NP):
+        seq, car = claims(state, p)
         h = np.uint64(state[S_START + p])
-        _, key = sequences(h, trump, kv)
-        if key > best_seq:
-            best_seq = key
-            seq_seat = p
-            tie = False
-        elif key == best_seq and key > 0:
-            tie = True
-        _, ckey = carres(h, trump, kv)
-        if ckey > best_car:
-            best_car = ckey
-            car_seat = p
+        if seq == top_len and seq > 0:
+            _, key = sequences(h, trump, kv)
+            if n_top > 1:
+                state[S_SEQ_DISCLOSED + p] = key // 10
+            if key > best_seq:
+                best_seq = key
+                seq_seat = p
+                tie = False
+            elif key == best_seq:
+                tie = True
+        if car > 0:
+            _, ckey = carres(h, trump, kv)
+            if n_car > 1:
+                state[S_CARRE_DISCLOSED + p] = ckey
+            if ckey > best_car:
+                best_car = ckey
+                car_seat = p
     if seq_seat >= 0 and not tie:
         h = np.uint64(state[S_START + seq_seat])
         pts, _ = sequences(h, trump, kv)
@@ -817,8 +959,8 @@ def play_card(state: np.ndarray, c: int, kv: np.ndarray, suit_of: np.ndarray,
     the défi (§11) when it is open."""
     p = state[S_TO_MOVE]
     state[S_SPOKE2] |= 1 << p
-    if state[S_TRICK] == 0 and state[S_GAME] < G_MISERE:  # §9.2: melds announced
-        state[S_ANNOUNCED + p] = announcement(hand_of(state, p))
+    if state[S_TRICK] == 0 and state[S_GAME] < G_MISERE and state[S_ANNOUNCED + p] < 0:
+        state[S_ANNOUNCED + p] = 0  # §9.2: its card ends its speech, silent on melds
     state[S_HAND + p] = np.int64(hand_of(state, p) & ~bit(c))
     state[S_SHOWN + p] = np.int64(np.uint64(state[S_SHOWN + p]) & ~bit(c))
     state[S_GONE] = np.int64(np.uint64(state[S_GONE]) | bit(c))
@@ -857,11 +999,24 @@ def play_card(state: np.ndarray, c: int, kv: np.ndarray, suit_of: np.ndarray,
         state[S_PHASE] = P_DONE
         return
     if trick == 0:
-        validate_melds(state, kv)
-        if defi_open(state, kv):
-            state[S_PHASE] = P_DEFI
-            state[S_DEFI_TURN] = 0
-            state[S_TO_MOVE] = (state[S_TAKER] + 1) % NP
+        state[S_MELD_TURN] = 0
+        if state[S_GAME] < G_MISERE and next_meld_turn(state):
+            state[S_PHASE] = P_MELD  # §9.3: claimants may first withdraw
+            return
+        end_first_trick(state, kv)
+
+
+@hot
+def end_first_trick(state: np.ndarray, kv: np.ndarray) -> None:
+    """After the first trick (and the claimants' say): meld validation (§9.3), then the
+    défi (§11) when it is open, else the second trick."""
+    validate_melds(state, kv)
+    state[S_PHASE] = P_PLAY
+    state[S_TO_MOVE] = state[S_LEADER]
+    if defi_open(state, kv):
+        state[S_PHASE] = P_DEFI
+        state[S_DEFI_TURN] = 0
+        state[S_TO_MOVE] = (state[S_TAKER] + 1) % NP
 
 
 # --- §11 the défi ----------------------------------------------------------------------------------------
@@ -953,6 +1108,7 @@ def legal_moves(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
         n = cards_of(legal_cards_now(state, rules, tb[0], tb[1], tb[2], tb[5][t]), out)
         if first_trick_speaking(state):
             n = contract_phase_moves(state, kv, out, n)
+            n = meld_speech_moves(state, out, n)
         return n
     if phase <= P_DECL3:
         return decl_moves(state, out)
@@ -971,6 +1127,8 @@ def legal_moves(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
         return discard_moves(state, out)
     if phase == P_DEFI:
         return defi_moves(state, kv, out)
+    if phase == P_MELD:
+        return meld_moves(state, out)
     return 0
 
 
@@ -983,7 +1141,10 @@ def apply_move(state: np.ndarray, move: int, kv: np.ndarray, tb: tuple) -> None:
             play_card(state, move, kv, tb[0], tb[4][t], tb[5][t])
         else:
             state[S_PLY] += 1
-            apply_contract_move(state, move, kv)
+            if move >= MELD_SEQ:
+                apply_meld_speech(state, move)
+            else:
+                apply_contract_move(state, move, kv)
     elif phase <= P_DECL3:
         apply_decl(state, move)
     elif phase == P_CONTRACT1:
@@ -994,6 +1155,8 @@ def apply_move(state: np.ndarray, move: int, kv: np.ndarray, tb: tuple) -> None:
         apply_discard(state, move)
     elif phase == P_DEFI:
         apply_defi(state, move)
+    elif phase == P_MELD:
+        apply_meld_validation(state, move, kv)
 
 
 # --- §5.4, §7, §13 scoring ----------------------------------------------------------------------------
@@ -1103,7 +1266,7 @@ def marks(state: np.ndarray, kv: np.ndarray) -> tuple[int, int, int]:
         t1 = state[S_TRICKS + 1]
         t2 = state[S_TRICKS + 2]
         most = max(t0, max(t1, t2))
-        n_most = (t0 == most) + (t1 == most) + (t2 == most)
+        n_most = int(t0 == most) + int(t1 == most) + int(t2 == most)  # numpy bools OR
         if n_most == 1:
             m0 = 0 if t0 == most else kv[K_STAKE_MG]
             m1 = 0 if t1 == most else kv[K_STAKE_MG]

@@ -187,8 +187,8 @@ def test_random_call_is_uniform_over_the_legal_calls():
 # --- the former rules unchanged ------------------------------------------------------------------
 # The heuristic's policy knobs before issue 10 (its play and bids changed then).
 FORMER_POLICY = dict(ecart_seen=False, petit_save_suit=0, petit_keep_safe=False,
-                     hunt_petit_trumps=22, chelem_sure=False, bid_prise=28, bid_garde=38,
-                     bid_garde_sans=50, bid_garde_contre=60,
+                     hunt_petit_trumps=22, chelem_sure=False, chelem_likely_margin=101,
+                     bid_prise=28, bid_garde=38, bid_garde_sans=50, bid_garde_contre=60,
                      draw_trumps_pct=60, excuse_save_points=3)  # and before simlab tune
 # Digests of the kernels' rows computed before issue 13 (the same runs, compared frame by
 # frame with the former code's `simlab run tarot -n 3000 --seed 7 ...` output, whose call

@@ -16,8 +16,8 @@ from simlab.tricks import wbit
 
 # The heuristic's policy knobs before issue 10.
 FORMER = dict(ecart_seen=False, petit_save_suit=0, petit_keep_safe=False, hunt_petit_trumps=22,
-              chelem_sure=False, bid_prise=28, bid_garde=38, bid_garde_sans=50,
-              bid_garde_contre=60)
+              chelem_sure=False, chelem_likely_margin=101, bid_prise=28, bid_garde=38,
+              bid_garde_sans=50, bid_garde_contre=60)
 PETIT_ID = T.DECK.index("T1")
 
 
@@ -180,6 +180,73 @@ def test_a_sure_slam_is_announced_and_made_whatever_the_other_hands():
         assert not former["chelem_announced"] and row["score_s1"] > former["score_s1"] + 3 * 200
     h0, h1 = wmask(taker[:-1] + ["Q♣"])  # a Q♣ could lose to the K♣: not sure
     assert not T.sure_slam(h0, h1, np.uint64(0), np.uint64(0), T._vector(T.TarotKnobs()))
+
+
+# A likely slam that is not sure: the T17 is out, and a defender holding it with 5 of the
+# 10 trumps out would keep it to take the 5th trump trick.
+LIKELY = ([f"T{i}" for i in (21, 20, 19, 18, 16, 15, 14, 13, 12, 11)] + ["T1", "Excuse"]
+          + ["K♠", "K♥", "K♦", "K♣", "Q♠", "Q♥"])
+
+
+def test_a_likely_slam_is_announced():
+    kv = T._vector(T.TarotKnobs())
+    h0, h1 = wmask(LIKELY)
+    zero = np.uint64(0)
+    assert not T.sure_slam(h0, h1, zero, zero, kv)
+    odds = T.slam_odds(h0, h1, zero, zero, 3, 18, 0, kv)
+    assert 60 <= odds < 95, odds  # 76 % (128 deals of the others)
+    # with the T21 out instead of the T11 the hand loses a trick whatever the deal
+    g0, g1 = wmask([c for c in LIKELY if c != "T21"] + ["T10"])
+    assert T.slam_odds(g0, g1, zero, zero, 3, 18, 0, kv) == 0
+    # a low spade the defenders may outlast: 3 spades among 12 unseen... rarely enough
+    b0, b1 = wmask([c for c in LIKELY if c != "Q♠"] + ["2♠"])
+    assert T.slam_odds(b0, b1, zero, zero, 3, 18, 0, kv) < 20
+    rest = [c for c in T.DECK.labels if c not in LIKELY]
+    rng = np.random.default_rng(5)
+    made = 0
+    for _ in range(12):
+        rng.shuffle(rest)
+        hands = {1: LIKELY, 2: rest[:18], 3: rest[18:36], 0: rest[36:54]}
+        row = play_one(hands, rest[54:])
+        assert row["taker"] == 1 and row["chelem_announced"]  # whatever the other hands
+        made += row["chelem"] == "attack"
+        former = play_one(hands, rest[54:], chelem_likely_margin=101)
+        assert not former["chelem_announced"]
+    assert made >= 6
+
+
+def test_slam_odds_are_calibrated():
+    """Strong hands drawn at random around ``LIKELY`` (its ten high trumps drawn from the
+    T8-T21): the slam the model gives p for is made about p of the time when announced and played
+    out by the heuristic players; and those it announces (p above the 50 % break-even of the
+    default primes) are made at least about half the time."""
+    kv = T._vector(T.TarotKnobs())
+    rng = np.random.default_rng(11)
+    zero = np.uint64(0)
+    ps, ys = [], []
+    for _ in range(240):
+        trumps = [f"T{i}" for i in rng.choice(np.arange(8, 22), 10, replace=False)]
+        hand = trumps + LIKELY[10:]
+        others = [c for c in T.DECK.labels if c not in hand]
+        h0, h1 = wmask(hand)
+        p = T.slam_odds(h0, h1, zero, zero, 3, 18, 0, kv)
+        if p < 20:
+            continue
+        rng.shuffle(others)
+        hands = {1: hand, 2: others[:18], 3: others[18:36], 0: others[36:54]}
+        # announced whatever the odds, to see how often it is made
+        row = play_one(hands, others[54:], chelem_likely_margin=-100)
+        if row["taker"] != 1 or not row["chelem_announced"]:
+            continue
+        ps.append(p / 100)
+        ys.append(row["chelem"] == "attack")
+    ps, ys = np.array(ps), np.array(ys, dtype=float)
+    n = len(ps)
+    assert n >= 80, n
+    se = np.sqrt((ps * (1 - ps)).sum()) / n
+    assert abs(ys.mean() - ps.mean()) < 5 * se + 0.02, (ys.mean(), ps.mean(), n)
+    hi = ps > 0.5
+    assert hi.sum() >= 30 and ys[hi].mean() > 0.5 - 5 * np.sqrt(0.25 / hi.sum())
 
 
 # --- bidding and strong hands ------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 * the heuristic: bids by a hand-value count (knobs ``bid_*``), calls the King of a suit
   where it holds the Queen (holding the four Kings under ``call_rule=ladder_or_king``,
   himself with enough trumps: knob ``self_call_trumps``), discards to void short suits,
-  announces a chelem on a sure slam (:func:`sure_slam`), declares poignées, and plays
+  announces a chelem on a sure slam (:func:`sure_slam`) or a likely one, when its odds
+  (:func:`slam_odds`) pass the primes' break-even (:func:`announces_chelem`), declares
+  poignées, and plays
   cards by the rules of thumb of ``lead_card`` / ``follow_card`` (the Petit: saved when
   short of trumps, :func:`petit_saved_here`, kept for the last trick once safe; the taker
   counts his écart as seen, :func:`seen_cards`); :func:`heuristic_move` picks its move
@@ -42,7 +44,12 @@ from .rules import (
     HIGH_TRUMPS1,
     K_BID,
     K_BID_WORLDS,
+    K_CH_AM,
+    K_CH_EXC,
+    K_CH_FAIL,
+    K_CH_UN,
     K_CHELEM_AT,
+    K_CHELEM_LIKELY,
     K_CHELEM_SURE,
     K_CHIEN,
     K_DRAW_PCT,
@@ -422,6 +429,126 @@ def sure_slam(h0: np.uint64, h1: np.uint64, e0: np.uint64, e1: np.uint64, kv: np
     return True
 
 
+SLAM_SAMPLES = 128  # deals of the unseen cards per slam_odds call (a 4-point SE at 50 %)
+
+
+@hot
+def nth_highest(mask: np.uint64, k: int) -> int:
+    """The bit index of the ``k``-th highest set bit of ``mask`` (k >= 1)."""
+    m = mask
+    c = -1
+    for _ in range(k):
+        c = highest(m)
+        m &= ~(ONE << np.uint64(c))
+    return c
+
+
+@hot
+def nth_bit(mask: np.uint64, k: int) -> int:
+    """The bit index of the ``k``-th lowest set bit of ``mask`` (k >= 0)."""
+    m = mask
+    for _ in range(k):
+        m &= m - ONE
+    return lowest(m)
+
+
+@hot
+def defender_beats(d0: np.uint64, d1: np.uint64, h0: np.uint64, h1: np.uint64) -> bool:
+    """Can a defender holding ``d0, d1`` win a trick against the taker's hand ``h0, h1``
+    leading every trick, trumps from the top first, then each suit from the top? He keeps
+    his highest trump (resp. card of a suit) for last, so it meets the taker's k-th
+    highest, k = how many he holds (at most the taker's count in that suit); more trumps
+    than the taker, and he ruffs later."""
+    k = popcount(d1 & TRUMPS1)
+    if k > 0:
+        mine = h1 & TRUMPS1
+        if k > popcount(mine) or nth_highest(mine, k) < highest(d1 & TRUMPS1):
+            return True
+    for s in range(4):
+        sh = np.uint64(14 * s)
+        ds = (d0 >> sh) & SUIT_BITS
+        ms = (h0 >> sh) & SUIT_BITS
+        if ds != EMPTY and ms != EMPTY:
+            r = min(popcount(ms), popcount(ds))
+            if nth_highest(ms, r) < highest(ds):
+                return True
+    return False
+
+
+@hot
+def slam_odds(h0: np.uint64, h1: np.uint64, e0: np.uint64, e1: np.uint64, n_def: int,
+              hand: int, pile: int, kv: np.ndarray) -> int:
+    """The chance (%) that the taker's hand ``h0, h1`` after the écart ``e0, e1`` takes
+    every trick, leading from the first (an announced chelem), against the ``n_def``
+    other hands of ``hand`` cards dealt at random from the cards he has not seen (``pile``
+    of them in an unseen chien, which never wins a trick), each defender holding on to
+    his best cards (``defender_beats``). Reads only what the taker sees; the deals come
+    from a stream keyed by that, so the answer is the same whatever the hidden cards.
+    The 5-player partner counts as a defender (an underestimate)."""
+    if h1 & EXCUSE1 != EMPTY and not kv[K_CH_EXC]:
+        return 0  # the Excuse cannot take the last trick: no slam
+    u0 = ALL0 & ~h0 & ~e0
+    u1 = ALL1 & ~h1 & ~e1
+    if pile == 0:
+        # every unseen card is in a hand: a suit whose top card is not the best, or a
+        # trump above all the taker's, loses a trick whatever the deal
+        out = u1 & TRUMPS1
+        if out != EMPTY and (h1 & TRUMPS1 == EMPTY or highest(out) > highest(h1 & TRUMPS1)):
+            return 0
+        for s in range(4):
+            sh = np.uint64(14 * s)
+            ms = (h0 >> sh) & SUIT_BITS
+            us = (u0 >> sh) & SUIT_BITS
+            if ms != EMPTY and us != EMPTY and highest(us) > highest(ms):
+                return 0
+    state = rng.stream(np.uint64(h0) ^ (np.uint64(e0) << np.uint64(3)), np.int64(h1),
+                       np.int64(e1), 17)
+    made = 0
+    for _ in range(SLAM_SAMPLES):
+        p0 = u0
+        p1 = u1
+        beaten = False
+        for _d in range(n_def):
+            d0 = EMPTY
+            d1 = EMPTY
+            for _c in range(hand):
+                n0 = popcount(p0)
+                state, k = rng.below(state, n0 + popcount(p1))
+                if k < n0:
+                    b = ONE << np.uint64(nth_bit(p0, k))
+                    p0 &= ~b
+                    d0 |= b
+                else:
+                    b = ONE << np.uint64(nth_bit(p1, k - n0))
+                    p1 &= ~b
+                    d1 |= b
+            if defender_beats(d0, d1, h0, h1):
+                beaten = True
+                break
+        made += not beaten
+    return made * 100 // SLAM_SAMPLES
+
+
+@hot
+def announces_chelem(S: np.ndarray, h0: np.uint64, h1: np.uint64, kv: np.ndarray) -> int:
+    """The heuristic's chelem announcement (1) or not (0): a sure slam (knob
+    ``chelem_sure``); or odds (``slam_odds``) above the primes' break-even — announced
+    made ``m``, failed ``f``, unannounced ``u``: announce when p m - (1 - p) f > p u, i.e.
+    p > f / (m + f - u) — by knob ``chelem_likely_margin`` points; or the former hand
+    value rule (knob ``chelem_announce_at``)."""
+    e0 = word(S, S_EC0)
+    e1 = word(S, S_EC1)
+    if kv[K_CHELEM_SURE] and sure_slam(h0, h1, e0, e1, kv):
+        return 1
+    den = kv[K_CH_AM] + kv[K_CH_FAIL] - kv[K_CH_UN]
+    if kv[K_CHELEM_LIKELY] <= 100 and den > 0:
+        pile = 0 if S[S_CONTRACT] <= GARDE else kv[K_CHIEN]
+        odds = slam_odds(h0, h1, e0, e1, S[S_N] - 1, kv[K_HAND], pile, kv)
+        if odds * den > 100 * kv[K_CH_FAIL] + kv[K_CHELEM_LIKELY] * den:
+            return 1
+    return 1 if hand_value(h0, h1) >= kv[K_CHELEM_AT] else 0
+
+
 @hot
 def seen_cards(S: np.ndarray, p: int, kv: np.ndarray) -> tuple[np.uint64, np.uint64]:
     """The cards seat ``p`` knows are out of play: those played, and (knob ``ecart_seen``)
@@ -522,9 +649,7 @@ def heuristic_move(S: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) 
     if ph == PH_ECART:
         return heuristic_discard(h0, h1, kv, tb[4], -1)
     if ph == PH_CHELEM:
-        if kv[K_CHELEM_SURE] and sure_slam(h0, h1, word(S, S_EC0), word(S, S_EC1), kv):
-            return 1
-        return 1 if hand_value(h0, h1) >= kv[K_CHELEM_AT] else 0
+        return announces_chelem(S, h0, h1, kv)
     # poignée: the attack always shows it, the defence by knob (p knows his own camp)
     lvl = poignee_level(h1, kv)
     return lvl if is_attack(S, p) or kv[K_POIGNEE_DEF] else NO_POIGNEE

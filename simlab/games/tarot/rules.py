@@ -285,6 +285,13 @@ class TarotKnobs(Knobs):
         "wins every trick against any lie of the other cards (his trumps above all the "
         "others, enough to draw them, every suit card above all that suit's unseen cards); "
         "false: only by the hand value (knob chelem_announce_at)", policy=True)
+    chelem_likely_margin: int = knob(
+        0, "heuristic: the taker also announces a chelem when the odds that his hand after "
+        "the écart takes every trick (``slam_odds``: the other cards dealt at random, "
+        "trumps drawn from the top, each suit led from the top) exceed the break-even of "
+        "the chelem primes (announced made vs failed vs unannounced: 50 % with the "
+        "defaults) by this many points (101: never, the former play)", lo=-100, hi=101,
+        policy=True)
     # search policy (simlab/games/tarot/players.py)
     search_worlds: int = search.worlds_knob(SEARCH_WORLDS)
     search_rollouts: int = search.rollouts_knob(1)
@@ -314,7 +321,7 @@ class TarotKnobs(Knobs):
 K_BID = 36  # K_BID + contract
 (K_CHELEM_AT, K_DRAW_PCT, K_WIN_MIN, K_EXC_SAVE, K_POIGNEE_DEF, K_CH_MULT, K_WORLDS,
  K_ROLLOUTS, K_UNDERTRUMP, K_BID_WORLDS, K_MATCH_PLAYED, K_SELF_CALL_TRUMPS, K_ECART_SEEN,
- K_PETIT_SAVE, K_HUNT_PETIT, K_CHELEM_SURE, K_PETIT_KEEP, N_K) = range(40, 58)
+ K_PETIT_SAVE, K_HUNT_PETIT, K_CHELEM_SURE, K_PETIT_KEEP, K_CHELEM_LIKELY, N_K) = range(40, 59)
 
 
 def _vector(k: TarotKnobs) -> np.ndarray:
@@ -358,6 +365,7 @@ def _vector(k: TarotKnobs) -> np.ndarray:
     v[K_ECART_SEEN] = k.ecart_seen
     v[K_PETIT_SAVE] = k.petit_save_suit
     v[K_HUNT_PETIT] = k.hunt_petit_trumps
+    v[K_CHELEM_LIKELY] = k.chelem_likely_margin
     v[K_CHELEM_SURE] = k.chelem_sure
     v[K_PETIT_KEEP] = k.petit_keep_safe
     v[K_WORLDS] = k.search_worlds

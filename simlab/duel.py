@@ -9,7 +9,12 @@ swapped, and the difference is taken deal by deal (a paired comparison):
   the others);
 * other games: X sits at one seat among Y seats, rotated over every seat, and is compared
   with Y at the same seat in an all-Y run of the same deals; X's edge on a deal is the
-  mean over seats of (X's score there − Y's score there).
+  mean over seats of (X's score there − Y's score there), each score taken *relative to
+  its table*: minus the mean of every seat's score in that run. In a zero-sum game that
+  mean is 0, so this is the plain score; where scoring is not zero-sum (a failed bid that
+  pays each opponent, as in Tarot 4 saisons, Bernicle, Caisse) it counts what a move
+  gives the others too, as a race to the target does: a reckless bid that costs its
+  bidder nothing but pays both opponents is not a gain.
 
 Scores are the ``score_s{i}`` columns (what a seat marks this deal); in penalty games
 (``lower_score_wins``) the sign is flipped so a positive edge always means X is better.
@@ -80,8 +85,9 @@ def per_deal_edge(frames: list[pl.DataFrame], x_seats: list[list[int]], players:
             parts.append(own - opp)
         edge = np.mean(parts, axis=0)
     else:
-        base = score[0]
-        edge = np.mean([score[k + 1][:, k] - base[:, k] for k in range(players)], axis=0)
+        # each score relative to its table (minus the mean over the seats of that run)
+        rel = [sc - sc.mean(axis=1, keepdims=True) for sc in score]
+        edge = np.mean([rel[k + 1][:, k] - rel[0][:, k] for k in range(players)], axis=0)
     return -edge if lower_wins else edge
 
 

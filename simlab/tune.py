@@ -3,7 +3,8 @@
 One seat (or, in team games, one side) plays candidate values of the game's policy knobs
 (``simlab.seatknobs``) against a field playing the current values, on the same deals with
 the seats rotated (duplicate play, ``simlab.duel``): a candidate's *gain* is its mean
-result per deal minus what the current values score in the same seats on the same deals.
+result per deal minus what the current values score in the same seats on the same deals,
+each score relative to its table (``simlab.duel``: what a move pays the others counts).
 
 The search is successive halving over one-knob moves: every candidate (each tuned knob
 moved by 1, 2, 4, 8 steps either way within its range, the other choices of a choice or

@@ -141,8 +141,9 @@ def test_heuristic_beats_random():
 
 
 def test_search_beats_heuristic():
-    r = duplicate("caisse", "search", "heuristic", n=150, seed=3,
-                  params={"search_worlds": 6})
+    # relative to the table (simlab.duel): +0.49 [+0.19, +0.79]; own marks alone
+    # flattered the search (+2.2), whose contres and contracts also pay the others
+    r = duplicate("caisse", "search", "heuristic", n=400, seed=3)
     assert r.lo > 0, r.format()
 
 

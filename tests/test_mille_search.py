@@ -181,7 +181,7 @@ def test_search_matches_run():
     assert (m.rows[:, 2] >= 0).all()
 
 
-DUEL_N = 300
+DUEL_N = 1000
 
 
 def test_search_beats_heuristic_in_duplicate_play():

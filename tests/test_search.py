@@ -115,13 +115,22 @@ def test_duel_edge_on_a_hand_made_frame():
     f2 = pl.DataFrame({"score_s0": [14], "score_s1": [10], "score_s2": [14], "score_s3": [10]})
     e = per_deal_edge([f1, f2], [[0, 2], [1, 3]], 4, (0, 1, 0, 1), False)
     assert e.tolist() == [3.0]
-    # no teams: base run [1, 2, 3]; X at seat 0 gets 4 (+3), at seat 1 gets 2 (0), at 2 gets 0 (-3)
+    # no teams, each score relative to its table's mean: base run [1, 2, 3] (mean 2:
+    # -1, 0, +1); X at seat 0 marks 4, the others 0 (4 - 4/3 = 8/3: +11/3 over Y's -1);
+    # at seat 1, 2 of 2 (2 - 2/3: +4/3 over 0); at seat 2, 0 of 0 (0: -1 under +1)
     base = pl.DataFrame({"score_s0": [1], "score_s1": [2], "score_s2": [3]})
     runs = [pl.DataFrame({"score_s0": [a], "score_s1": [b], "score_s2": [c]})
             for a, b, c in ((4, 0, 0), (0, 2, 0), (0, 0, 0))]
     e = per_deal_edge([base, *runs], [[], [0], [1], [2]], 3, None, False)
-    assert e.tolist() == [0.0]
-    assert per_deal_edge([base, *runs], [[], [0], [1], [2]], 3, None, True).tolist() == [0.0]
+    assert e == pytest.approx([(11 / 3 + 4 / 3 - 1) / 3])
+    assert per_deal_edge([base, *runs], [[], [0], [1], [2]], 3, None, True) == \
+        pytest.approx([-(11 / 3 + 4 / 3 - 1) / 3])
+    # zero-sum scores: the table means are 0, the edge is the plain score difference
+    base = pl.DataFrame({"score_s0": [1], "score_s1": [-2], "score_s2": [1]})
+    runs = [pl.DataFrame({"score_s0": [a], "score_s1": [b], "score_s2": [c]})
+            for a, b, c in ((4, -2, -2), (1, -2, 1), (0, 0, 0))]
+    e = per_deal_edge([base, *runs], [[], [0], [1], [2]], 3, None, False)
+    assert e == pytest.approx([(3 + 0 - 1) / 3])
 
 
 @pytest.mark.parametrize("game", ["belote", "president"])

@@ -137,7 +137,7 @@ class BernicleKnobs(Knobs):
     max_deals: int = knob(1000, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=100_000)
     # heuristic policy
-    bid_margin: int = knob(-36, "heuristic: bid up to the estimated value of the hand minus "
+    bid_margin: int = knob(-20, "heuristic: bid up to the estimated value of the hand minus "
                            "this margin", lo=-500, hi=500, policy=True)
     chien_gain: int = knob(25, "heuristic: points the chien is expected to add to a "
                            "taker's hand value", lo=0, hi=500, policy=True)

@@ -162,7 +162,7 @@ class BridgetteKnobs(Knobs):
     max_deals: int = knob(200, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=1000)
     # heuristic policy (players.py)
-    trick_base: int = knob(15, "heuristic: estimated tricks = (trick_base + strength "
+    trick_base: int = knob(12, "heuristic: estimated tricks = (trick_base + strength "
                            "points) / 4, strength points = 4A 3K 2Q 1J + length and "
                            "shortness (players.hand_points)", lo=-40, hi=60, policy=True)
     double_margin: int = knob(1, "heuristic: double when the opponent's contract exceeds by "

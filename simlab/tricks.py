@@ -181,6 +181,25 @@ def nth(mask: np.uint64, k: int) -> int:
 
 
 @hot
+def kth_highest(mask: np.uint64, k: int) -> int:
+    """Id of the k-th (1-based) highest card of ``mask`` (it holds at least k)."""
+    return nth(mask, popcount(mask) - k)
+
+
+@hot
+def outlasts_leads(mine: np.uint64, theirs: np.uint64) -> bool:
+    """Leading ``mine`` (one suit; a higher id is a higher card) from the top, do I lose a
+    trick to a player holding ``theirs`` in that suit who keeps his best card for last?
+    He plays one card per lead while he has one, so his best card meets my r-th highest,
+    r = the fewer of our two counts. (Slam and capot odds: a defender's hand against a
+    taker who leads every trick.)"""
+    if mine == EMPTY or theirs == EMPTY:
+        return False
+    r = min(popcount(mine), popcount(theirs))
+    return kth_highest(mine, r) < kth_highest(theirs, 1)
+
+
+@hot
 def best_in(mask: np.uint64, rank: np.ndarray) -> int:
     """The card of ``mask`` with the lowest ``rank`` (-1 if ``mask`` is empty)."""
     best = -1

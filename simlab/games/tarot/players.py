@@ -31,7 +31,18 @@ import numpy as np
 
 from simlab import rng, search
 from simlab.jit import batch, hot, hot_inline
-from simlab.tricks import EMPTY, ONE, lowest, popcount, wbest_in, wis_master, wrandom_card, wwinners
+from simlab.tricks import (
+    EMPTY,
+    ONE,
+    lowest,
+    nth,
+    outlasts_leads,
+    popcount,
+    wbest_in,
+    wis_master,
+    wrandom_card,
+    wwinners,
+)
 
 from .rules import (
     ALL0,
@@ -433,45 +444,19 @@ SLAM_SAMPLES = 128  # deals of the unseen cards per slam_odds call (a 4-point SE
 
 
 @hot
-def nth_highest(mask: np.uint64, k: int) -> int:
-    """The bit index of the ``k``-th highest set bit of ``mask`` (k >= 1)."""
-    m = mask
-    c = -1
-    for _ in range(k):
-        c = highest(m)
-        m &= ~(ONE << np.uint64(c))
-    return c
-
-
-@hot
-def nth_bit(mask: np.uint64, k: int) -> int:
-    """The bit index of the ``k``-th lowest set bit of ``mask`` (k >= 0)."""
-    m = mask
-    for _ in range(k):
-        m &= m - ONE
-    return lowest(m)
-
-
-@hot
 def defender_beats(d0: np.uint64, d1: np.uint64, h0: np.uint64, h1: np.uint64) -> bool:
     """Can a defender holding ``d0, d1`` win a trick against the taker's hand ``h0, h1``
     leading every trick, trumps from the top first, then each suit from the top? He keeps
     his highest trump (resp. card of a suit) for last, so it meets the taker's k-th
     highest, k = how many he holds (at most the taker's count in that suit); more trumps
     than the taker, and he ruffs later."""
-    k = popcount(d1 & TRUMPS1)
-    if k > 0:
-        mine = h1 & TRUMPS1
-        if k > popcount(mine) or nth_highest(mine, k) < highest(d1 & TRUMPS1):
-            return True
+    theirs = d1 & TRUMPS1
+    if popcount(theirs) > popcount(h1 & TRUMPS1) or outlasts_leads(h1 & TRUMPS1, theirs):
+        return True
     for s in range(4):
         sh = np.uint64(14 * s)
-        ds = (d0 >> sh) & SUIT_BITS
-        ms = (h0 >> sh) & SUIT_BITS
-        if ds != EMPTY and ms != EMPTY:
-            r = min(popcount(ms), popcount(ds))
-            if nth_highest(ms, r) < highest(ds):
-                return True
+        if outlasts_leads((h0 >> sh) & SUIT_BITS, (d0 >> sh) & SUIT_BITS):
+            return True
     return False
 
 
@@ -515,11 +500,11 @@ def slam_odds(h0: np.uint64, h1: np.uint64, e0: np.uint64, e1: np.uint64, n_def:
                 n0 = popcount(p0)
                 state, k = rng.below(state, n0 + popcount(p1))
                 if k < n0:
-                    b = ONE << np.uint64(nth_bit(p0, k))
+                    b = ONE << np.uint64(nth(p0, k))
                     p0 &= ~b
                     d0 |= b
                 else:
-                    b = ONE << np.uint64(nth_bit(p1, k - n0))
+                    b = ONE << np.uint64(nth(p1, k - n0))
                     p1 &= ~b
                     d1 |= b
             if defender_beats(d0, d1, h0, h1):

@@ -29,11 +29,14 @@ from simlab.games.tarot_4_saisons.kernels import (  # noqa: F401
     run_matches,
 )
 from simlab.games.tarot_4_saisons.players import (  # noqa: F401
+    announces_capot,
+    capot_odds,
     follow_card,
     hand_value,
     heuristic_bid,
     heuristic_discard,
     heuristic_move,
+    hidden_cards,
     hidden_places,
     lead_card,
     playout,

@@ -63,7 +63,10 @@ from simlab.games.tarot_4_saisons.rules import (
     K_BID_BASE,
     K_BID_CLEAR,
     K_BID_STEP,
+    K_CAPOT,
+    K_CAPOT_ANN,
     K_CAPOT_AT,
+    K_CAPOT_LIKELY,
     K_CONTRE_AT,
     K_DRAW_PCT,
     K_EXC_LAST,
@@ -151,6 +154,9 @@ from simlab.tricks import (
     count,
     is_master,
     lowest,
+    nth,
+    outlasts_leads,
+    popcount,
     update_trick,
     winners,
 )
@@ -225,6 +231,77 @@ def heuristic_contract(h: np.uint64, b: int, is_taker: bool, kv: np.ndarray) -> 
     if b == B_CAPOT:
         return is_taker and hand_value(h) >= kv[K_CAPOT_AT] and h & EXCUSE_B == EMPTY
     return False
+
+
+CAPOT_SAMPLES = 128  # deals of the hidden cards per capot_odds call
+
+
+@hot
+def capot_odds(h: np.uint64, hidden: np.uint64, hand: int) -> int:
+    """The chance (%) that the taker's hand ``h`` takes every trick leading from the first
+    (an announced capot), the two other hands of ``hand`` cards dealt at random from the
+    ``hidden`` cards (the rest lie in the chien, never winning a trick), each opponent
+    keeping his best cards for last (``tricks.outlasts_leads``; more trumps than the
+    taker, and he ruffs later). Reads only what the taker sees; the deals come from a
+    stream keyed by it. The Excuse never wins a trick: no capot with it."""
+    if h & EXCUSE_B != EMPTY:
+        return 0
+    mine = h & TRUMPS
+    if popcount(hidden) == 2 * hand:  # every hidden card is in a hand: quick refusals
+        out = hidden & TRUMPS
+        if out != EMPTY and (mine == EMPTY or highest(out) > highest(mine)):
+            return 0
+        for s in range(4):
+            sh = np.uint64(7 * s)
+            ms = (h >> sh) & SUIT_BITS
+            hs = (hidden >> sh) & SUIT_BITS
+            if ms != EMPTY and hs != EMPTY and highest(hs) > highest(ms):
+                return 0
+    state = rng.stream(np.uint64(h), np.int64(hidden), hand, 19)
+    made = 0
+    for _ in range(CAPOT_SAMPLES):
+        pool = hidden
+        beaten = False
+        for _o in range(2):
+            d = EMPTY
+            for _c in range(hand):
+                state, k = rng.below(state, popcount(pool))
+                b = bit(nth(pool, k))
+                pool &= ~b
+                d |= b
+            theirs = d & TRUMPS
+            if popcount(theirs) > popcount(mine) or outlasts_leads(mine, theirs):
+                beaten = True
+                break
+            for s in range(4):
+                sh = np.uint64(7 * s)
+                if outlasts_leads((h >> sh) & SUIT_BITS, (d >> sh) & SUIT_BITS):
+                    beaten = True
+                    break
+            if beaten:
+                break
+        made += not beaten
+    return made * 100 // CAPOT_SAMPLES
+
+
+@hot
+def announces_capot(st: np.ndarray, cs: np.ndarray, p: int, kv: np.ndarray) -> bool:
+    """The taker's capot: by hand value (knob ``capot_announce_at``, the former rule), or
+    when ``capot_odds`` pass the break-even of the multiples by knob
+    ``capot_likely_margin``: announced a (failed: each opponent marks a x the stake),
+    unannounced u, so announcing gains (a - u) with odds p and loses a otherwise:
+    p > a / (2a - u)."""
+    h = cs[M_HAND + p]
+    if h & EXCUSE_B != EMPTY:
+        return False
+    if hand_value(h) >= kv[K_CAPOT_AT]:
+        return True
+    a = kv[K_CAPOT_ANN]
+    den = 2 * a - kv[K_CAPOT]
+    if kv[K_CAPOT_LIKELY] > 100 or den <= 0:
+        return False
+    odds = capot_odds(h, hidden_cards(st, cs, p), count(cs[M_HAND + (p + 1) % NP]))
+    return odds * den > 100 * a + kv[K_CAPOT_LIKELY] * den
 
 
 @hot_inline
@@ -344,6 +421,8 @@ def heuristic_move(st: np.ndarray, cs: np.ndarray, kv: np.ndarray, rules: np.nda
                            False, cs[M_WON + p] & WORTHLESS != EMPTY, tricks_left, cs[M_GONE],
                            kv)
     if ph == PH_CONTRACT:
+        if st[S_CBIT] == B_CAPOT:
+            return 1 if p == taker and announces_capot(st, cs, p, kv) else 0
         return 1 if heuristic_contract(h, st[S_CBIT], p == taker, kv) else 0
     if ph == PH_BID:
         b = heuristic_bid(hand_value(h), kv)

@@ -357,7 +357,7 @@ class Tarot4SaisonsKnobs(Knobs):
                           policy=True)
     taker_contre_at: int = knob(80, "heuristic: the taker contres the opponents' contracts "
                                 "when his value reaches this", lo=0, hi=500, policy=True)
-    pab_contract_trumps: int = knob(9, "heuristic: contract Petit au bout (resp. 2 "
+    pab_contract_trumps: int = knob(11, "heuristic: contract Petit au bout (resp. 2 "
                                     "avant-dernier) holding the Petit (the 2) and this many "
                                     "trumps", lo=0, hi=22, policy=True)
     kings_contract_trumps: int = knob(6, "heuristic: contract 4 Rois holding all 4 and this "
@@ -368,6 +368,12 @@ class Tarot4SaisonsKnobs(Knobs):
     capot_announce_at: int = knob(75, "heuristic: the taker announces a capot when his "
                                   "value after the chien reaches this", lo=0, hi=1000,
                                   policy=True)
+    capot_likely_margin: int = knob(
+        0, "heuristic: the taker also announces a capot when the odds that his hand takes "
+        "every trick (players.capot_odds: the hidden cards dealt at random, trumps then "
+        "each suit led from the top) exceed the break-even of the capot multiples "
+        "(announced a, unannounced u: a / (2a - u), 2/3 with the defaults) by this many "
+        "points (101: never, the former play)", lo=-100, hi=101, policy=True)
     keep_contract_card: bool = knob(True, "heuristic: a seat that contracted Petit au bout "
                                     "(2 avant-dernier) keeps the Petit (the 2) for the last "
                                     "(penultimate) trick and plays the 2 there; false: plays "
@@ -382,8 +388,12 @@ class Tarot4SaisonsKnobs(Knobs):
     excuse_save_points: int = knob(6, "heuristic: losing a trick while holding a 2 or 4 in "
                                    "his tricks, play the Excuse rather than a card worth "
                                    "this much", lo=0, hi=20, policy=True)
-    # search player (players.py): one world costs about one heuristic deal per legal move
-    search_worlds: int = search.worlds_knob(8)
+    # search player (players.py): one world costs about one heuristic deal per legal move.
+    # 24 worlds (was 8): measured against the heuristic relative to the table (simlab.duel,
+    # 600 deals, seed 3): 8 worlds -0.06 [-0.29, +0.17] (1,500 deals), 16 worlds +1.30
+    # [+0.93, +1.66], 24 worlds +2.19 [+1.85, +2.52]: a bid chosen among 15 on a few
+    # noisy worlds overbids, or passes a strong hand
+    search_worlds: int = search.worlds_knob(24)
     search_rollouts: int = search.rollouts_knob(1)
     # "margin" by default: scoring is not zero-sum (a failed bid costs the taker nothing
     # but pays each opponent the stake), so maximizing its own mark makes the search bid
@@ -419,7 +429,8 @@ K_MARGIN = K_ROLLOUTS + 1
 (K_FORBID, K_TRUMPS_LAST, K_FAULT, K_FAULT_PEN, K_MISDEAL, K_MISDEAL_REDEAL, K_MISDEAL_PEN,
  K_CHIEN_FAULT, K_CHIEN_FAULT_X, K_CHIEN_FAULT_PEN) = range(K_MARGIN + 1, K_MARGIN + 11)
 K_KEEP_CONTRACT_CARD = K_CHIEN_FAULT_PEN + 1
-N_K = K_KEEP_CONTRACT_CARD + 1
+K_CAPOT_LIKELY = K_KEEP_CONTRACT_CARD + 1
+N_K = K_CAPOT_LIKELY + 1
 
 
 def _vector(k: Tarot4SaisonsKnobs) -> np.ndarray:
@@ -450,6 +461,7 @@ def _vector(k: Tarot4SaisonsKnobs) -> np.ndarray:
                       k.misdeal_redeal_per_mille, k.misdeal_penalty, k.chien_fault_per_mille,
                       k.chien_fault_exchanged_per_mille, k.chien_fault_penalty]
     v[K_KEEP_CONTRACT_CARD] = k.keep_contract_card
+    v[K_CAPOT_LIKELY] = k.capot_likely_margin
     return v
 
 

@@ -470,8 +470,9 @@ def add_commands(sub, formatter) -> None:
         formatter_class=formatter,
         description="Play the same deals with policy X on one side and Y on the other, then "
                     "swapped (team games), or X at one seat among Y seats, rotated over every "
-                    "seat and compared with Y at that seat (other games); print X's edge in "
-                    "points per deal, paired by deal, with its 95%% t interval.",
+                    "seat and compared with Y at that seat, each score relative to its table: "
+                    "minus the mean of every seat's that deal (other games); print X's edge "
+                    "in points per deal, paired by deal, with its 95% t interval.",
         epilog="examples:\n"
                "  simlab duel belote -n 4000 --seed 1                 # search vs heuristic\n"
                "  simlab duel tarot -n 1000 --set search_worlds=32\n"
@@ -502,7 +503,7 @@ def add_commands(sub, formatter) -> None:
                     "rotated. Successive halving over one-knob moves (1, 2, 4, 8 steps either "
                     "way; other choices): every candidate plays N deals, the better half "
                     "twice as many fresh deals, and so on; the survivor is measured again on "
-                    "fresh deals (--validate) and adopted only when its 95%% interval "
+                    "fresh deals (--validate) and adopted only when its 95% interval "
                     "excludes 0. --rounds K lets the field adopt the winner and search again "
                     "around it. Writes the values as a variant TOML file.",
         epilog="examples:\n"

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simlab.decks import EXCUSE_SUIT
-from simlab.jit import hot
+from simlab.jit import hot, hot_inline
 from simlab.rng import below
 
 # --- obligations of play, as rule flags -------------------------------------------------
@@ -344,6 +344,40 @@ def follow_heuristic(legal: np.uint64, win: int, partner_wins: bool, last: bool,
     if c >= 0 and (last or on_table + points[c] >= win_min_points):
         return c
     return best_in(legal, cheap_rank)
+
+
+@hot_inline
+def sure_winner(c: int, unseen: np.uint64, trump: int, suit_of: np.ndarray,
+                suit_mask: np.ndarray, above: np.ndarray) -> bool:
+    """Nothing unseen beats ``c``: no stronger card of its suit, and, off trump, no trump
+    left that a void player could ruff with (``trump`` -1: none)."""
+    if above[c] & unseen != EMPTY:
+        return False
+    return trump < 0 or suit_of[c] == trump or unseen & suit_mask[trump] == EMPTY
+
+
+@hot_inline
+def load_on_partner(legal: np.uint64, win: int, trump: int, unseen: np.uint64,
+                    suit_of: np.ndarray, suit_mask: np.ndarray, above: np.ndarray,
+                    points: np.ndarray, cheap: np.ndarray, rich: np.ndarray, big: int) -> int:
+    """Second or third card on the partner's winning trick, an opponent still to play:
+    the richest plain card when the partner's card is a sure winner (``sure_winner``),
+    else the richest plain card worth less than ``big`` points (a card worth more loaded
+    on a trick an opponent may still take is lost with it); a trump only when nothing
+    else is legal, the cheapest."""
+    plain = legal & ~suit_mask[trump] if trump >= 0 else legal
+    if plain == EMPTY:
+        return best_in(legal, cheap)
+    if sure_winner(win, unseen, trump, suit_of, suit_mask, above):
+        return best_in(plain, rich)
+    small = EMPTY
+    m = plain
+    while m != EMPTY:
+        c = lowest(m)
+        m &= m - ONE
+        if points[c] < big:
+            small |= bit(c)
+    return best_in(small if small != EMPTY else legal, rich if small != EMPTY else cheap)
 
 
 @hot

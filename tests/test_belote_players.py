@@ -29,7 +29,7 @@ def load(hand: tuple[str, ...], win: str, trump: int, gone: tuple[str, ...]) -> 
     t = trump + 1
     unseen = np.uint64((1 << 32) - 1) & ~mask(*gone) & ~mask(*hand) & ~mask(win)
     c = load_on_partner(mask(*hand), B.DECK.index(win), trump, unseen, suit_of, suit_mask,
-                        above[t], points[t], cheap[t], rich[t])
+                        above[t], points[t], cheap[t], rich[t], 10)
     return B.DECK.labels[c]
 
 

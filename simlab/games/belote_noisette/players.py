@@ -85,6 +85,7 @@ from simlab.tricks import (
     follow_heuristic,
     has,
     lowest,
+    sure_winner,
     winners,
 )
 
@@ -142,15 +143,6 @@ def heuristic_bid(state: np.ndarray, kv: np.ndarray) -> int:
 
 
 # --- the heuristic player: card play ------------------------------------------------------------
-@hot
-def sure_winner(c: int, unseen: np.uint64, trump: int, suit_of: np.ndarray,
-                suit_mask: np.ndarray, above: np.ndarray) -> bool:
-    """Nothing unseen beats ``c``: no stronger card of its suit, and off trump no trump left
-    that a void player could ruff with."""
-    return above[c] & unseen == EMPTY and (suit_of[c] == trump or
-                                           unseen & suit_mask[trump] == EMPTY)
-
-
 @hot
 def second_card(legal: np.uint64, win: int, partner_wins: bool, on_table: int, trump: int,
                 unseen: np.uint64, suit_of: np.ndarray, suit_mask: np.ndarray,

@@ -22,6 +22,8 @@ import numpy as np
 from simlab import search
 from simlab.games.manille.rules import (
     ALL_CARDS,
+    K_CAREFUL,
+    K_KEEP_TRUMPS,
     K_ROLLOUTS,
     K_WIN_MIN,
     K_WORLDS,
@@ -29,6 +31,8 @@ from simlab.games.manille.rules import (
     N_CARDS,
     N_STATE,
     P_DONE,
+    R10,
+    RA,
     S_DEALER,
     S_GONE,
     S_HAND,
@@ -53,15 +57,27 @@ from simlab.games.manille.rules import (
 )
 from simlab.jit import batch, hot, hot_inline
 from simlab.trickinfo import play_exclusions, sample_places
-from simlab.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, is_master, lowest
+from simlab.tricks import (
+    EMPTY,
+    ONE,
+    best_in,
+    bit,
+    count,
+    follow_heuristic,
+    is_master,
+    load_on_partner,
+    lowest,
+)
 
 
 # --- the heuristic player ----------------------------------------------------------------
 @hot_inline
 def lead_heuristic(hand: np.uint64, gone: np.uint64, above: np.ndarray,
-                   cheap_rank: np.ndarray, rich_rank: np.ndarray) -> int:
+                   cheap_rank: np.ndarray, rich_rank: np.ndarray, keep: np.uint64) -> int:
     """Lead a master card (the manille of a suit, the manillon once the manille is gone,
-    ...), a non-trump one first and the richest of them; otherwise the cheapest card.
+    ...), a non-trump one first and the richest of them; otherwise the cheapest card
+    outside ``keep`` (knob ``lead_keep_trumps``: the trumps, kept to ruff the enemy
+    manilles), the cheapest of ``keep`` only when nothing else is left.
 
     ``above``, ``cheap_rank`` and ``rich_rank`` are the rows of the deal's trump. A card
     is master when no card still unseen (neither gone nor in hand) beats it in its suit;
@@ -77,7 +93,22 @@ def lead_heuristic(hand: np.uint64, gone: np.uint64, above: np.ndarray,
             masters |= bit(c)
     if masters != EMPTY:
         return best_in(masters, rich_rank)
-    return best_in(hand, cheap_rank)
+    c = best_in(hand & ~keep, cheap_rank)
+    return c if c >= 0 else best_in(hand, cheap_rank)
+
+
+@hot_inline
+def ruffable_honour(hand: np.uint64, gone: np.uint64, trump: int, suit_mask: np.ndarray
+                    ) -> bool:
+    """Is a manille (10) or manillon (ace) still out in a plain suit this hand is void
+    in (so a trump kept could ruff it)?"""
+    for s in range(4):
+        if s == trump or hand & suit_mask[s] != EMPTY:
+            continue
+        honours = bit(s * 8 + R10) | bit(s * 8 + RA)
+        if honours & ~gone != EMPTY:
+            return True
+    return False
 
 
 @hot_inline
@@ -85,15 +116,28 @@ def heuristic_card(state: np.ndarray, legal: np.uint64, kv: np.ndarray, suit_of:
                    suit_mask: np.ndarray, excuse_mask: np.uint64, points_t: np.ndarray,
                    above_t: np.ndarray, cheap_t: np.ndarray, rich_t: np.ndarray,
                    win_t: np.ndarray) -> int:
-    """Lead: ``lead_heuristic``; later in the trick: ``tricks.follow_heuristic``. The
-    ``*_t`` tables are the deal's trump rows (``trump + 1``) of ``tables()``."""
+    """Lead: ``lead_heuristic``; on the partner's winning trick, ``tricks.load_on_partner``
+    (knob ``careful_load``); otherwise ``tricks.follow_heuristic``. The ``*_t`` tables are
+    the deal's trump rows (``trump + 1``) of ``tables()``."""
     p = state[S_TO_MOVE]
     n_table = state[S_N_TABLE]
+    trump = state[S_TRUMP]
+    hand = hand_of(state, p)
+    gone = np.uint64(state[S_GONE])
     if n_table == 0:
-        return lead_heuristic(hand_of(state, p), np.uint64(state[S_GONE]), above_t, cheap_t, rich_t)
-    return follow_heuristic(legal, state[S_WIN], TEAM_OF[state[S_WIN_SEAT]] == TEAM_OF[p],
-                            n_table == 3, state[S_ON_TABLE], state[S_TRUMP], suit_of, suit_mask,
-                            excuse_mask, above_t, points_t, cheap_t, rich_t, win_t, kv[K_WIN_MIN])
+        keep = EMPTY
+        if kv[K_KEEP_TRUMPS] and trump >= 0 and count(hand & suit_mask[trump]) == 1 and \
+                ruffable_honour(hand, gone, trump, suit_mask):
+            keep = hand & suit_mask[trump]  # the last trump: kept to ruff a manille
+        return lead_heuristic(hand, gone, above_t, cheap_t, rich_t, keep)
+    partner_wins = TEAM_OF[state[S_WIN_SEAT]] == TEAM_OF[p]
+    if partner_wins and n_table < 3 and kv[K_CAREFUL]:
+        # a manille (5 points) or manillon (4) only on a sure winner
+        return load_on_partner(legal, state[S_WIN], trump, ALL_CARDS & ~gone & ~hand,
+                               suit_of, suit_mask, above_t, points_t, cheap_t, rich_t, 4)
+    return follow_heuristic(legal, state[S_WIN], partner_wins, n_table == 3,
+                            state[S_ON_TABLE], trump, suit_of, suit_mask, excuse_mask, above_t,
+                            points_t, cheap_t, rich_t, win_t, kv[K_WIN_MIN])
 
 
 @hot

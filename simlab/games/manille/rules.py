@@ -142,6 +142,17 @@ class ManilleKnobs(Knobs):
                                "points (only matters with must_overplay_in_suit=false: "
                                "otherwise every chance to win a trick is an obligation)",
                                lo=0, hi=100, policy=True)
+    careful_load: bool = knob(True, "heuristic: on the partner's winning trick with an "
+                              "opponent still to play, give a manille (10) or a manillon "
+                              "(ace) only when the partner's card is a sure winner (no "
+                              "unseen card can beat it, no trump left to ruff it); false: "
+                              "the richest card on any winning partner (the former play)",
+                              policy=True)
+    lead_keep_trumps: bool = knob(True, "heuristic: with no master card to cash, lead the "
+                                  "cheapest card outside trumps, keeping the small trumps to "
+                                  "ruff the enemy manilles and manillons; false: the "
+                                  "cheapest card, a trump included (the former play)",
+                                  policy=True)
     # heuristic decisions of the variants (variant_players.py), in points of the
     # heuristic's estimate of what a hand takes (``hand_value``)
     choose_pass_below: int = knob(14, "belge, coinchee heuristic: the dealer passes the "
@@ -180,7 +191,7 @@ class ManilleKnobs(Knobs):
  K_WORLDS, K_ROLLOUTS, K_RESHUFFLE, K_BELGE_DEALS, K_BELGE_SA, K_TIE_DOUBLES, K_CONTRE,
  K_SURCONTRE, K_CONTRE_MULT, K_SURCONTRE_MULT, K_MIN_BID, K_FAIL_MODE, K_FOLLE_SA,
  K_HALF_HIDDEN, K_DEUX_TARGET, K_PASS_BELOW, K_CONTRE_MIN, K_SURCONTRE_MIN, K_BID_PERCENT,
- K_ORACLE, K_SA_MIN, K_DECISION_WORLDS, N_K) = range(30)
+ K_ORACLE, K_SA_MIN, K_DECISION_WORLDS, K_CAREFUL, K_KEEP_TRUMPS, N_K) = range(32)
 FAIL_MODES = ("share", "each_full", "bidder_minus")
 
 
@@ -215,6 +226,8 @@ def _vector(k: ManilleKnobs) -> np.ndarray:
     v[K_ORACLE] = k.oracle_team
     v[K_SA_MIN] = k.sans_atout_min
     v[K_DECISION_WORLDS] = k.search_decision_worlds
+    v[K_CAREFUL] = k.careful_load
+    v[K_KEEP_TRUMPS] = k.lead_keep_trumps
     return v
 
 

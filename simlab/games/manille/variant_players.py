@@ -258,8 +258,9 @@ def heuristic_card(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tup
     t = state[S_TRUMP] + 1
     n_table = state[S_N_TABLE]
     if n_table == 0:
+        # the variants keep their own lead (knob lead_keep_trumps is the classic game's)
         return lead_heuristic(visible_hand(state, p), np.uint64(state[S_GONE]), above[t],
-                              cheap[t], rich[t])
+                              cheap[t], rich[t], EMPTY)
     partner = state[S_TEAM + state[S_WIN_SEAT]] == state[S_TEAM + p]
     return follow_heuristic(legal, state[S_WIN], partner, n_table == 3, state[S_ON_TABLE],
                             state[S_TRUMP], suit_of, suit_mask, excuse_mask, above[t], points[t],

@@ -200,6 +200,49 @@ def outlasts_leads(mine: np.uint64, theirs: np.uint64) -> bool:
 
 
 @hot
+def all_in_pile_pct(k: int, hidden: int, pile: int) -> int:
+    """The chance (%, rounded up) that ``k`` given cards among ``hidden`` dealt at random
+    all lie in a pile of ``pile`` of them: an upper bound on a slam's or a capot's odds
+    when each of those cards would take a trick from any hand."""
+    p = 1.0
+    for i in range(k):
+        if pile - i <= 0:
+            return 0
+        p *= (pile - i) / (hidden - i)
+    return int(np.ceil(100.0 * p))
+
+
+@hot
+def select_cards(state: np.uint64, pool: np.uint64, room: int, left: int
+                 ) -> tuple[np.uint64, np.uint64]:
+    """Selection sampling: the cards of ``pool`` a hand dealt ``room`` more cards gets,
+    when ``left`` cards remain to deal from (``pool`` and others after it): each card in
+    turn with probability room / left. Dealing only the cards that matter this way is
+    the same as dealing whole hands at random (Knuth's algorithm S)."""
+    out = EMPTY
+    m = pool
+    while m != EMPTY and room > 0:
+        c = lowest(m)
+        m &= m - ONE
+        state, x = below(state, left)
+        if x < room:
+            out |= bit(c)
+            room -= 1
+        left -= 1
+    return state, out
+
+
+@hot
+def far_below(made: int, n: int, pct: int) -> bool:
+    """Are ``made`` successes in ``n`` trials 3 standard errors below ``pct`` %? (Odds
+    estimated by dealing stop early for hopeless hands; the variance is floored at 1/n
+    so that 0 successes in a few deals is not read as certainty.)"""
+    p = made / n
+    se = np.sqrt(max(p * (1.0 - p), 1.0 / n) / n)
+    return (p + 3.0 * se) * 100.0 < pct
+
+
+@hot
 def best_in(mask: np.uint64, rank: np.ndarray) -> int:
     """The card of ``mask`` with the lowest ``rank`` (-1 if ``mask`` is empty)."""
     best = -1

@@ -193,14 +193,14 @@ def test_a_likely_slam_is_announced():
     h0, h1 = wmask(LIKELY)
     zero = np.uint64(0)
     assert not T.sure_slam(h0, h1, zero, zero, kv)
-    odds = T.slam_odds(h0, h1, zero, zero, 3, 18, 0, kv)
+    odds = T.slam_odds(h0, h1, zero, zero, 3, 18, 0, kv, 0)
     assert 60 <= odds < 95, odds  # 76 % (128 deals of the others)
     # with the T21 out instead of the T11 the hand loses a trick whatever the deal
     g0, g1 = wmask([c for c in LIKELY if c != "T21"] + ["T10"])
-    assert T.slam_odds(g0, g1, zero, zero, 3, 18, 0, kv) == 0
+    assert T.slam_odds(g0, g1, zero, zero, 3, 18, 0, kv, 0) == 0
     # a low spade the defenders may outlast: 3 spades among 12 unseen... rarely enough
     b0, b1 = wmask([c for c in LIKELY if c != "Q♠"] + ["2♠"])
-    assert T.slam_odds(b0, b1, zero, zero, 3, 18, 0, kv) < 20
+    assert T.slam_odds(b0, b1, zero, zero, 3, 18, 0, kv, 0) < 20
     rest = [c for c in T.DECK.labels if c not in LIKELY]
     rng = np.random.default_rng(5)
     made = 0
@@ -229,7 +229,7 @@ def test_slam_odds_are_calibrated():
         hand = trumps + LIKELY[10:]
         others = [c for c in T.DECK.labels if c not in hand]
         h0, h1 = wmask(hand)
-        p = T.slam_odds(h0, h1, zero, zero, 3, 18, 0, kv)
+        p = T.slam_odds(h0, h1, zero, zero, 3, 18, 0, kv, 0)
         if p < 20:
             continue
         rng.shuffle(others)

@@ -34,10 +34,12 @@ from simlab.jit import batch, hot, hot_inline
 from simlab.tricks import (
     EMPTY,
     ONE,
+    all_in_pile_pct,
+    far_below,
     lowest,
-    nth,
     outlasts_leads,
     popcount,
+    select_cards,
     wbest_in,
     wis_master,
     wrandom_card,
@@ -462,51 +464,71 @@ def defender_beats(d0: np.uint64, d1: np.uint64, h0: np.uint64, h1: np.uint64) -
 
 @hot
 def slam_odds(h0: np.uint64, h1: np.uint64, e0: np.uint64, e1: np.uint64, n_def: int,
-              hand: int, pile: int, kv: np.ndarray) -> int:
+              hand: int, pile: int, kv: np.ndarray, stop_below: int) -> int:
     """The chance (%) that the taker's hand ``h0, h1`` after the écart ``e0, e1`` takes
     every trick, leading from the first (an announced chelem), against the ``n_def``
     other hands of ``hand`` cards dealt at random from the cards he has not seen (``pile``
     of them in an unseen chien, which never wins a trick), each defender holding on to
     his best cards (``defender_beats``). Reads only what the taker sees; the deals come
     from a stream keyed by that, so the answer is the same whatever the hidden cards.
-    The 5-player partner counts as a defender (an underestimate)."""
+    The 5-player partner counts as a defender (an underestimate). A hand that cards out
+    beat for sure has at most the chance that they all lie in the chien
+    (``tricks.all_in_pile_pct``); below 1/2 that bound is the answer, without dealing.
+    Dealing stops as soon as the odds cannot reach ``stop_below`` % (the caller's
+    threshold; 0: never), and the upper bound reached is returned; or, every 16 deals,
+    when the odds so far are 3 standard errors below it (``tricks.far_below``)."""
     if h1 & EXCUSE1 != EMPTY and not kv[K_CH_EXC]:
         return 0  # the Excuse cannot take the last trick: no slam
     u0 = ALL0 & ~h0 & ~e0
     u1 = ALL1 & ~h1 & ~e1
-    if pile == 0:
-        # every unseen card is in a hand: a suit whose top card is not the best, or a
-        # trump above all the taker's, loses a trick whatever the deal
-        out = u1 & TRUMPS1
-        if out != EMPTY and (h1 & TRUMPS1 == EMPTY or highest(out) > highest(h1 & TRUMPS1)):
-            return 0
-        for s in range(4):
-            sh = np.uint64(14 * s)
-            ms = (h0 >> sh) & SUIT_BITS
-            us = (u0 >> sh) & SUIT_BITS
-            if ms != EMPTY and us != EMPTY and highest(us) > highest(ms):
-                return 0
+    # cards that beat the hand from any defender's hand: a trump above all the taker's,
+    # a card above the top of a suit he holds. All of them must lie in the unseen chien:
+    # when that bound is below 1/2 it is returned as it is, without dealing.
+    mine = h1 & TRUMPS1
+    top = highest(mine) if mine != EMPTY else -1
+    k = popcount(u1 & TRUMPS1 & ~((ONE << np.uint64(top + 1)) - ONE))
+    for s in range(4):
+        sh = np.uint64(14 * s)
+        ms = (h0 >> sh) & SUIT_BITS
+        if ms != EMPTY:
+            k += popcount((u0 >> sh) & SUIT_BITS & ~((ONE << np.uint64(highest(ms) + 1)) - ONE))
+    bound = all_in_pile_pct(k, popcount(u0) + popcount(u1), pile)
+    if bound < 50:
+        return bound
     state = rng.stream(np.uint64(h0) ^ (np.uint64(e0) << np.uint64(3)), np.int64(h1),
                        np.int64(e1), 17)
+    # Only the trumps and the suits the taker holds can take a trick from him: deal those
+    # cards alone (selection sampling, each card in turn to the next defender with
+    # probability room / cards left); the other cards only fill the hands.
+    held0 = EMPTY
+    for s in range(4):
+        sh = np.uint64(14 * s)
+        if (h0 >> sh) & SUIT_BITS != EMPTY:
+            held0 |= SUIT_BITS << sh
+    rel0 = u0 & held0
+    rel1 = u1 & TRUMPS1
+    n_other = popcount(u0) + popcount(u1) - popcount(rel0) - popcount(rel1)
     made = 0
-    for _ in range(SLAM_SAMPLES):
-        p0 = u0
-        p1 = u1
+    for i in range(SLAM_SAMPLES):
+        if (made + SLAM_SAMPLES - i) * 100 < stop_below * SLAM_SAMPLES:
+            return (made + SLAM_SAMPLES - i) * 100 // SLAM_SAMPLES
+        if i > 0 and i % 16 == 0 and far_below(made, i, stop_below):
+            return made * 100 // i
+        p0 = rel0
+        p1 = rel1
+        other = n_other
         beaten = False
         for _d in range(n_def):
-            d0 = EMPTY
-            d1 = EMPTY
-            for _c in range(hand):
-                n0 = popcount(p0)
-                state, k = rng.below(state, n0 + popcount(p1))
-                if k < n0:
-                    b = ONE << np.uint64(nth(p0, k))
-                    p0 &= ~b
-                    d0 |= b
-                else:
-                    b = ONE << np.uint64(nth(p1, k - n0))
-                    p1 &= ~b
-                    d1 |= b
+            room = hand
+            left = popcount(p0) + popcount(p1) + other
+            state, d0 = select_cards(state, p0, room, left)
+            room -= popcount(d0)
+            left -= popcount(p0)
+            state, d1 = select_cards(state, p1, room, left)
+            room -= popcount(d1)
+            other -= room  # the rest of the hand: cards that cannot take a trick
+            p0 &= ~d0
+            p1 &= ~d1
             if defender_beats(d0, d1, h0, h1):
                 beaten = True
                 break
@@ -528,8 +550,9 @@ def announces_chelem(S: np.ndarray, h0: np.uint64, h1: np.uint64, kv: np.ndarray
     den = kv[K_CH_AM] + kv[K_CH_FAIL] - kv[K_CH_UN]
     if kv[K_CHELEM_LIKELY] <= 100 and den > 0:
         pile = 0 if S[S_CONTRACT] <= GARDE else kv[K_CHIEN]
-        odds = slam_odds(h0, h1, e0, e1, S[S_N] - 1, kv[K_HAND], pile, kv)
-        if odds * den > 100 * kv[K_CH_FAIL] + kv[K_CHELEM_LIKELY] * den:
+        need = 100 * kv[K_CH_FAIL] + kv[K_CHELEM_LIKELY] * den
+        odds = slam_odds(h0, h1, e0, e1, S[S_N] - 1, kv[K_HAND], pile, kv, need // den)
+        if odds * den > need:
             return 1
     return 1 if hand_value(h0, h1) >= kv[K_CHELEM_AT] else 0
 

@@ -149,14 +149,16 @@ from simlab.jit import hot, hot_inline
 from simlab.tricks import (
     EMPTY,
     ONE,
+    all_in_pile_pct,
     best_in,
     bit,
     count,
+    far_below,
     is_master,
     lowest,
-    nth,
     outlasts_leads,
     popcount,
+    select_cards,
     update_trick,
     winners,
 )
@@ -237,38 +239,66 @@ CAPOT_SAMPLES = 128  # deals of the hidden cards per capot_odds call
 
 
 @hot
-def capot_odds(h: np.uint64, hidden: np.uint64, hand: int) -> int:
+def capot_odds(h: np.uint64, hidden: np.uint64, hand: int, stop_below: int) -> int:
     """The chance (%) that the taker's hand ``h`` takes every trick leading from the first
     (an announced capot), the two other hands of ``hand`` cards dealt at random from the
     ``hidden`` cards (the rest lie in the chien, never winning a trick), each opponent
     keeping his best cards for last (``tricks.outlasts_leads``; more trumps than the
     taker, and he ruffs later). Reads only what the taker sees; the deals come from a
-    stream keyed by it. The Excuse never wins a trick: no capot with it."""
+    stream keyed by it. The Excuse never wins a trick: no capot with it. A hand that
+    cards out beat for sure has at most the chance that they all lie in the chien
+    (``tricks.all_in_pile_pct``); below 1/2 that bound is the answer (it keeps the
+    heuristic fast: most hands stop there). Dealing stops as soon as the odds cannot
+    reach ``stop_below`` % (the caller's threshold; 0: never), and the upper bound reached
+    is returned; or, every 16 deals, when the odds so far are 3 standard errors below it
+    (``tricks.far_below``)."""
     if h & EXCUSE_B != EMPTY:
         return 0
     mine = h & TRUMPS
-    if popcount(hidden) == 2 * hand:  # every hidden card is in a hand: quick refusals
-        out = hidden & TRUMPS
-        if out != EMPTY and (mine == EMPTY or highest(out) > highest(mine)):
-            return 0
-        for s in range(4):
-            sh = np.uint64(7 * s)
-            ms = (h >> sh) & SUIT_BITS
-            hs = (hidden >> sh) & SUIT_BITS
-            if ms != EMPTY and hs != EMPTY and highest(hs) > highest(ms):
-                return 0
+    # cards that beat the hand from any opponent's hand: a trump above all the taker's,
+    # a card above the top of a suit he holds. All of them must lie in the unseen chien:
+    # when that bound is below 1/2 it is returned as it is, without dealing.
+    beat = EMPTY
+    out = hidden & TRUMPS
+    if out != EMPTY:
+        top = highest(mine) if mine != EMPTY else -1
+        m = out
+        while m != EMPTY:
+            c = lowest(m)
+            m &= m - ONE
+            if c > top:
+                beat |= bit(c)
+    for s in range(4):
+        sh = np.uint64(7 * s)
+        ms = (h >> sh) & SUIT_BITS
+        if ms != EMPTY:
+            beat |= ((hidden >> sh) & SUIT_BITS & ~((ONE << np.uint64(highest(ms) + 1)) - ONE)) << sh
+    bound = all_in_pile_pct(popcount(beat), popcount(hidden), popcount(hidden) - 2 * hand)
+    if bound < 50:
+        return bound
     state = rng.stream(np.uint64(h), np.int64(hidden), hand, 19)
+    # Only the trumps and the suits the taker holds can take a trick from him: deal those
+    # cards alone (``tricks.select_cards``); the other cards only fill the hands.
+    held = TRUMPS
+    for s in range(4):
+        sh = np.uint64(7 * s)
+        if (h >> sh) & SUIT_BITS != EMPTY:
+            held |= SUIT_BITS << sh
+    rel = hidden & held
+    n_other = popcount(hidden) - popcount(rel)
     made = 0
-    for _ in range(CAPOT_SAMPLES):
-        pool = hidden
+    for i in range(CAPOT_SAMPLES):
+        if (made + CAPOT_SAMPLES - i) * 100 < stop_below * CAPOT_SAMPLES:
+            return (made + CAPOT_SAMPLES - i) * 100 // CAPOT_SAMPLES
+        if i > 0 and i % 16 == 0 and far_below(made, i, stop_below):
+            return made * 100 // i
+        pool = rel
+        other = n_other
         beaten = False
         for _o in range(2):
-            d = EMPTY
-            for _c in range(hand):
-                state, k = rng.below(state, popcount(pool))
-                b = bit(nth(pool, k))
-                pool &= ~b
-                d |= b
+            state, d = select_cards(state, pool, hand, popcount(pool) + other)
+            other -= hand - popcount(d)
+            pool &= ~d
             theirs = d & TRUMPS
             if popcount(theirs) > popcount(mine) or outlasts_leads(mine, theirs):
                 beaten = True
@@ -300,8 +330,10 @@ def announces_capot(st: np.ndarray, cs: np.ndarray, p: int, kv: np.ndarray) -> b
     den = 2 * a - kv[K_CAPOT]
     if kv[K_CAPOT_LIKELY] > 100 or den <= 0:
         return False
-    odds = capot_odds(h, hidden_cards(st, cs, p), count(cs[M_HAND + (p + 1) % NP]))
-    return odds * den > 100 * a + kv[K_CAPOT_LIKELY] * den
+    need = 100 * a + kv[K_CAPOT_LIKELY] * den
+    odds = capot_odds(h, hidden_cards(st, cs, p), count(cs[M_HAND + (p + 1) % NP]),
+                      need // den)
+    return odds * den > need
 
 
 @hot_inline

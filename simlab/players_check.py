@@ -51,6 +51,7 @@ class Check:
     value: str
     ok: bool | None
     warning: str = ""
+    note: str = ""  # why a value that would be a warning is right (measured), if it is
 
 
 @dataclass(frozen=True)
@@ -133,18 +134,24 @@ def frame_checks(game: Game, plan: Plan, frame: pl.DataFrame) -> list[Check]:
 
 def _declared(game: Game, plan: Plan, frame: pl.DataFrame) -> list[Check]:
     """The game's own decisions (``extra["decisions"]``: (title, expr, where) triples for
-    decisions a player may or may not take): a decision never or always taken is flagged."""
+    decisions a player may or may not take): a decision never or always taken is flagged,
+    unless the game adds a fourth element, the measurement that shows it right (it is then
+    printed with the check instead of a warning)."""
     out = []
     spec = game.extra.get("decisions")
     if spec is None or plan.level != "deal":
         return out
-    for title, expr, where in spec(plan.knobs, frame.columns):
+    for title, expr, where, *measured in spec(plan.knobs, frame.columns):
         e = _rate(frame, expr, where)
         if e.n == 0:
             out.append(Check(title, _pct(e), None))
             continue
-        out.append(Check(title, _pct(e), 0.0 < e.value < 1.0,
-                         "never taken" if e.value <= 0 else "always taken"))
+        sometimes = 0.0 < e.value < 1.0
+        extreme = "never taken" if e.value <= 0 else "always taken"
+        if not sometimes and measured:
+            out.append(Check(title, _pct(e), True, note=f"{extreme} in this run; {measured[0]}"))
+            continue
+        out.append(Check(title, _pct(e), sometimes, extreme))
     return out
 
 

@@ -825,8 +825,8 @@ def _players(doc: _Doc, players: PlayersCheck | None, skill: SkillCheck | None) 
                   [[label, f"{r.edge:+,.2f}", f"[{r.lo:+,.2f}, {r.hi:+,.2f}]", fmt_n(r.n)]
                    for label, r, _ in players.duels if r is not None], right=(1, 2, 3))
     doc.table(["health check", "value", "status"],
-              [[c.name, c.value, "ok" if c.ok else ("—" if c.ok is None
-                                                    else f"**warning**: {c.warning}")]
+              [[c.name, c.value, (f"ok ({c.note})" if c.note else "ok") if c.ok
+                else ("—" if c.ok is None else f"**warning**: {c.warning}")]
                for c in players.checks])
     st = players.strength
     if st is not None:

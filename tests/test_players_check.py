@@ -157,3 +157,23 @@ def test_a_game_that_forces_a_taker_is_not_warned_about_passing():
     assert check.ok is None and "the rules force a taker" in check.value
     assert duplicate("belote_noisette", "heuristic", "random", n=50, seed=1).unit == \
         "hazelnuts per deal"
+
+
+def test_a_decision_measured_right_to_always_take_is_not_a_warning():
+    """Tarot 4 saisons: the heuristic always turns the optional chien cards, and the game
+    says why (turning them less often measured worse): the check passes with that note.
+    Doctored to sometimes, it passes plainly; a declared decision without a measurement
+    (a contre) that is never taken still warns."""
+    p, frame = _plan_frame("tarot_4_saisons")
+    option = "the taker turns the optional chien cards (2+2 / 1+1 takes)"
+    always = frame.with_columns(option_used=pl.when(pl.col("option_used").is_not_null())
+                                .then(True).otherwise(None))
+    c = {c.name: c for c in P.frame_checks(p.game, p, always)}[option]
+    assert c.ok is True and c.note.startswith("always taken in this run; measured right")
+    some = frame.with_columns(option_used=pl.when(pl.col("option_used").is_not_null())
+                              .then(pl.col("deal") % 2 == 0).otherwise(None))
+    c = {c.name: c for c in P.frame_checks(p.game, p, some)}[option]
+    assert c.ok is True and c.note == ""
+    never = frame.with_columns(n_contres=pl.lit(0))
+    c = {c.name: c for c in P.frame_checks(p.game, p, never)}["a contre is said (deals taken)"]
+    assert c.ok is False and c.warning == "never taken"

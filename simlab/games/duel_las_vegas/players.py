@@ -34,9 +34,18 @@
     step of (conservative) policy improvement over the heuristic. This part is
     approximate: the continuation is the heuristic, not the optimum, and 48 worlds
     estimate it. An exact dynamic programme over both packs' remaining compositions
-    (about 2^54 x 2^54 subsets, times hands and score) is out of reach, and no sound
-    abstraction (rounds, cards left, hand categories) was built and validated in the
-    time available.
+    (about 2^54 x 2^54 subsets, times hands and score) is out of reach.
+  - **How close** (measured, not a test: about a minute): on 80 positions with 11 cards
+    left in both packs (seed 3, reached by heuristic play; 67 solved exactly within 10^7
+    positions), the Monte Carlo lookahead alone picks an optimal move in 65 (97 %) and
+    loses 0.033 points of partie per decision; 15 of the 67 had a gap above 0.02 and it
+    missed 2 of those.
+  - **An abstraction tried and not kept:** a table of the partie's value at each round's
+    start by (rounds won, cards left in each pack), from 10^6 heuristic parties, smoothed
+    over the cards left, with the round played out to its end in each world and the table
+    after it. Against the heuristic, 300 parties in duplicate: +0.11 +- 0.06 (256 worlds,
+    1.0 SE) against +0.17 +- 0.05 for this lookahead, and -0.08 +- 0.06 head to head: the
+    table ignores what is left in each pack (the Jokers above all), which decides rounds.
 """
 
 from __future__ import annotations

@@ -243,6 +243,19 @@ def far_below(made: int, n: int, pct: int) -> bool:
 
 
 @hot
+def settled_odds(made: int, i: int, n: int, stop_below: int) -> int:
+    """Odds (%) estimated by dealing ``n`` times, ``made`` successes in the first ``i``:
+    -1 to deal on; else the answer, when they can no longer reach ``stop_below`` % (the
+    upper bound reached) or, every 16 deals, are 3 standard errors below it
+    (``far_below``: the estimate so far)."""
+    if (made + n - i) * 100 < stop_below * n:
+        return (made + n - i) * 100 // n
+    if i > 0 and i % 16 == 0 and far_below(made, i, stop_below):
+        return made * 100 // i
+    return -1
+
+
+@hot
 def best_in(mask: np.uint64, rank: np.ndarray) -> int:
     """The card of ``mask`` with the lowest ``rank`` (-1 if ``mask`` is empty)."""
     best = -1

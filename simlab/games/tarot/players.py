@@ -35,11 +35,11 @@ from simlab.tricks import (
     EMPTY,
     ONE,
     all_in_pile_pct,
-    far_below,
     lowest,
     outlasts_leads,
     popcount,
     select_cards,
+    settled_odds,
     wbest_in,
     wis_master,
     wrandom_card,
@@ -476,7 +476,7 @@ def slam_odds(h0: np.uint64, h1: np.uint64, e0: np.uint64, e1: np.uint64, n_def:
     (``tricks.all_in_pile_pct``); below 1/2 that bound is the answer, without dealing.
     Dealing stops as soon as the odds cannot reach ``stop_below`` % (the caller's
     threshold; 0: never), and the upper bound reached is returned; or, every 16 deals,
-    when the odds so far are 3 standard errors below it (``tricks.far_below``)."""
+    when the odds so far are 3 standard errors below it (``tricks.settled_odds``)."""
     if h1 & EXCUSE1 != EMPTY and not kv[K_CH_EXC]:
         return 0  # the Excuse cannot take the last trick: no slam
     u0 = ALL0 & ~h0 & ~e0
@@ -510,10 +510,9 @@ def slam_odds(h0: np.uint64, h1: np.uint64, e0: np.uint64, e1: np.uint64, n_def:
     n_other = popcount(u0) + popcount(u1) - popcount(rel0) - popcount(rel1)
     made = 0
     for i in range(SLAM_SAMPLES):
-        if (made + SLAM_SAMPLES - i) * 100 < stop_below * SLAM_SAMPLES:
-            return (made + SLAM_SAMPLES - i) * 100 // SLAM_SAMPLES
-        if i > 0 and i % 16 == 0 and far_below(made, i, stop_below):
-            return made * 100 // i
+        settled = settled_odds(made, i, SLAM_SAMPLES, stop_below)
+        if settled >= 0:
+            return settled
         p0 = rel0
         p1 = rel1
         other = n_other

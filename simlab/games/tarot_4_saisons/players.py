@@ -153,12 +153,12 @@ from simlab.tricks import (
     best_in,
     bit,
     count,
-    far_below,
     is_master,
     lowest,
     outlasts_leads,
     popcount,
     select_cards,
+    settled_odds,
     update_trick,
     winners,
 )
@@ -251,7 +251,7 @@ def capot_odds(h: np.uint64, hidden: np.uint64, hand: int, stop_below: int) -> i
     heuristic fast: most hands stop there). Dealing stops as soon as the odds cannot
     reach ``stop_below`` % (the caller's threshold; 0: never), and the upper bound reached
     is returned; or, every 16 deals, when the odds so far are 3 standard errors below it
-    (``tricks.far_below``)."""
+    (``tricks.settled_odds``)."""
     if h & EXCUSE_B != EMPTY:
         return 0
     mine = h & TRUMPS
@@ -288,10 +288,9 @@ def capot_odds(h: np.uint64, hidden: np.uint64, hand: int, stop_below: int) -> i
     n_other = popcount(hidden) - popcount(rel)
     made = 0
     for i in range(CAPOT_SAMPLES):
-        if (made + CAPOT_SAMPLES - i) * 100 < stop_below * CAPOT_SAMPLES:
-            return (made + CAPOT_SAMPLES - i) * 100 // CAPOT_SAMPLES
-        if i > 0 and i % 16 == 0 and far_below(made, i, stop_below):
-            return made * 100 // i
+        settled = settled_odds(made, i, CAPOT_SAMPLES, stop_below)
+        if settled >= 0:
+            return settled
         pool = rel
         other = n_other
         beaten = False

@@ -153,6 +153,20 @@ class ManilleKnobs(Knobs):
                                   "ruff the enemy manilles and manillons; false: the "
                                   "cheapest card, a trump included (the former play)",
                                   policy=True)
+    draw_trumps: bool = knob(True, "heuristic: leading, play a master trump while any trump "
+                             "is still out, before the plain masters (the manilles and "
+                             "manillons then come home unruffed); false: the plain masters "
+                             "first (the former play)", policy=True)
+    safe_cash: bool = knob(True, "heuristic: leading, cash first the plain masters of the "
+                           "suits no opponent can be known to ruff (with a trump still out, "
+                           "an opponent has shown a void in the suit, or no card of it is left "
+                           "unseen), then the others; false: the richest master (the "
+                           "former play)", policy=True)
+    discard_plain_upto: int = knob(3, "heuristic: discarding on the opponents' trick (void, "
+                                   "unable to overtrump), throw a plain card worth at most "
+                                   "this many points rather than a small trump, kept to ruff; "
+                                   "0: the cheapest card, a trump when it is cheaper (the "
+                                   "former play)", lo=0, hi=5, policy=True)
     # heuristic decisions of the variants (variant_players.py), in points of the
     # heuristic's estimate of what a hand takes (``hand_value``)
     choose_pass_below: int = knob(14, "belge, coinchee heuristic: the dealer passes the "
@@ -191,7 +205,8 @@ class ManilleKnobs(Knobs):
  K_WORLDS, K_ROLLOUTS, K_RESHUFFLE, K_BELGE_DEALS, K_BELGE_SA, K_TIE_DOUBLES, K_CONTRE,
  K_SURCONTRE, K_CONTRE_MULT, K_SURCONTRE_MULT, K_MIN_BID, K_FAIL_MODE, K_FOLLE_SA,
  K_HALF_HIDDEN, K_DEUX_TARGET, K_PASS_BELOW, K_CONTRE_MIN, K_SURCONTRE_MIN, K_BID_PERCENT,
- K_ORACLE, K_SA_MIN, K_DECISION_WORLDS, K_CAREFUL, K_KEEP_TRUMPS, N_K) = range(32)
+ K_ORACLE, K_SA_MIN, K_DECISION_WORLDS, K_CAREFUL, K_KEEP_TRUMPS, K_DRAW_TRUMPS, K_SAFE_CASH,
+ K_DISCARD_PLAIN, N_K) = range(35)
 FAIL_MODES = ("share", "each_full", "bidder_minus")
 
 
@@ -228,6 +243,9 @@ def _vector(k: ManilleKnobs) -> np.ndarray:
     v[K_DECISION_WORLDS] = k.search_decision_worlds
     v[K_CAREFUL] = k.careful_load
     v[K_KEEP_TRUMPS] = k.lead_keep_trumps
+    v[K_DRAW_TRUMPS] = k.draw_trumps
+    v[K_SAFE_CASH] = k.safe_cash
+    v[K_DISCARD_PLAIN] = k.discard_plain_upto
     return v
 
 

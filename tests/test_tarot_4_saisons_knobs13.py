@@ -345,7 +345,7 @@ N_OLD_COLS = 63
 # The heuristic defaults changed later (issue 10): the digests are those of the former ones.
 K_FORMER = replace(K, bid_base=24, bid_clear_extra=10, resistance_contract_at=60,
                    capot_announce_at=110, keep_contract_card=False, pab_contract_trumps=11,
-                   capot_likely_margin=101, draw_trumps_pct=60)
+                   capot_likely_margin=101, draw_trumps_pct=60, pass_below=0)
 
 
 def test_defaults_leave_results_unchanged():

@@ -76,6 +76,7 @@ from simlab.games.tarot_4_saisons.rules import (
     K_MARGIN,
     K_OPT_BELOW,
     K_PAB_TR,
+    K_PASS_BELOW,
     K_REFUSE_AT,
     K_RES_AT,
     K_ROLLOUTS,
@@ -456,7 +457,10 @@ def heuristic_move(st: np.ndarray, cs: np.ndarray, kv: np.ndarray, rules: np.nda
             return 1 if p == taker and announces_capot(st, cs, p, kv) else 0
         return 1 if heuristic_contract(h, st[S_CBIT], p == taker, kv) else 0
     if ph == PH_BID:
-        b = heuristic_bid(hand_value(h), kv)
+        v = hand_value(h)
+        if v < kv[K_PASS_BELOW]:
+            return PASS
+        b = heuristic_bid(v, kv)
         return b if b > st[S_POS] else PASS
     if ph == PH_DISCARD:
         return heuristic_discard(h, discardable(h, st), POINTS)

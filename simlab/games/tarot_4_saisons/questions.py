@@ -171,7 +171,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
         # 4. redeals: everybody passes, or a hand without trump
         add({"all_pass"}, "q4.all_pass", "dealing where everybody passes", pl.col("all_pass"),
             headline=True, choice=True, note=f"each seat -{k.allpass_penalty}; the carry bonus is a "
-                                "match effect (see t4s.q4.match.*)")
+                                "match effect (see t4s.q4.match.*); the heuristic passes a "
+                                f"hand valued below pass_below ({k.pass_below})")
         add({"all_pass", "annulled"}, "q4.all_pass.played", "everybody passes (dealings "
             "not annulled)", pl.col("all_pass"), ~pl.col("annulled"))
         add({"annulled"}, "q4.annulled", "dealing annulled: a hand without trump (or a "

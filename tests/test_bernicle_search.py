@@ -159,19 +159,22 @@ def test_search_matches_run():
 
 
 def test_pure_python_matches_compiled():
+    # few worlds at the cards and the bids: the same code paths, a pure-Python run that
+    # takes seconds rather than a minute
+    knobs = "search_worlds=1, search_bid_worlds=2"
     code = (
         "import numpy as np\n"
         "from simlab.games.bernicle import kernels as K, rules as R\n"
         "with np.errstate(over='ignore'):\n"
-        "    o = K.run_deals(R.BernicleKnobs(search_worlds=1), ('search', 'heuristic', "
-        "'random'), 9, 0, 2, False)\n"
+        f"    o = K.run_deals(R.BernicleKnobs({knobs}), ('search', 'heuristic', 'random'), "
+        "9, 0, 2, False)\n"
         "print(o.rows.tolist())\n"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          check=True, text=True)
-    fast = K.run_deals(R.BernicleKnobs(search_worlds=1), ("search", "heuristic", "random"),
-                       9, 0, 2, False)
+    fast = K.run_deals(R.BernicleKnobs(search_worlds=1, search_bid_worlds=2),
+                       ("search", "heuristic", "random"), 9, 0, 2, False)
     assert eval(res.stdout) == fast.rows.tolist()
 
 

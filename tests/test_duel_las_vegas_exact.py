@@ -141,3 +141,31 @@ def test_the_naive_seat_always_draws_and_loses():
     p = 0.5
     se = (p * (1 - p) / f.height) ** 0.5
     assert (f["winner"] == 0).mean() > p + 5 * se
+
+
+def test_lookahead_with_search_continuation_estimates_the_exact_values():
+    """``players.lookahead_outcomes`` (the measure of one more step of policy
+    improvement, scripts/duel_policy_improvement.py): on endgames the solver covers,
+    search players continue optimally, so the mean result of each move over re-shuffled
+    packs estimates its exact value (5 standard errors). The endgames of heuristic
+    parties with the rounds won set level or nearly (so that the partie runs to the
+    packs' end and its result depends on their order)."""
+    positions = []
+    for st in endgames(12, 6):
+        if R.to_move(st) < 0:
+            continue
+        for wins in ((2, 2), (3, 2), (1, 1)):
+            other = st.copy()
+            other[R.S_WINS:R.S_WINS + 2] = wins
+            other[R.S_ROUNDS] = sum(wins)
+            ok, values = exact(other)
+            assert ok
+            if (np.abs(values) < 1).any():
+                positions.append((other, values))
+    assert len(positions) >= 8  # values that depend on the order: the estimate is tested
+    n = 600
+    for i, (st, values) in enumerate(positions[:8]):
+        by_search = P.lookahead_outcomes(np.uint64(i), st, KV, PP, n, 4).astype(float)
+        for m in range(2):
+            se = max(by_search[:, m].std() / np.sqrt(n), 1 / n)
+            assert abs(by_search[:, m].mean() - values[m]) < 5 * se, (i, m, values)

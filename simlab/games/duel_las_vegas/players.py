@@ -397,3 +397,44 @@ def choose(pol: int, policy_state: np.uint64, seed: np.uint64, index: int, sub: 
     if pol == RANDOM:
         return random_move(policy_state, st)
     return policy_state, search_move(seed, index, sub, st, kv, pp, n_worlds, sw, work)
+
+
+# --- how close: one more step of policy improvement (a measurement, not a player) --------
+@hot
+def search_playout(seed: np.uint64, index: int, st: np.ndarray, kv: np.ndarray,
+                   pp: np.ndarray, n_worlds: int, sw: tuple, work: np.ndarray) -> None:
+    """Play the partie to its end with the search player at both seats (``sw``: its own
+    work arrays, not the caller's)."""
+    while st[S_PHASE] != PH_OVER:
+        apply_move(st, kv, search_move(seed, index, 0, st, kv, pp, n_worlds, sw, work),
+                   work)
+
+
+@batch
+def lookahead_outcomes(seed: np.uint64, st: np.ndarray, kv: np.ndarray, pp: np.ndarray,
+                       n_worlds: int, continuation_worlds: int) -> np.ndarray:
+    """``out[w, m]``: the partie's result for the seat to move at ``st`` when it plays
+    move ``m`` (CONCEDE, DRAW) in world ``w`` (``sample_world``: the real order is never
+    read), both seats then playing to the end as heuristic players
+    (``continuation_worlds`` 0: what ``search_move`` estimates) or as search players with
+    that many worlds (one more step of policy improvement: what a search player would
+    gain if its playouts were played by itself). Both moves share each world."""
+    seat = to_move(st)
+    out = np.zeros((n_worlds, 2), dtype=np.int64)
+    world = np.zeros(N_ST, dtype=np.int64)
+    roll = np.zeros(N_ST, dtype=np.int64)
+    work = np.zeros(35, dtype=np.int64)  # simlab.poker.work_array
+    sw = search_work()
+    state = rng.stream(seed, 0, 0, rng.SEARCH)
+    for w in range(n_worlds):
+        state = sample_world(state, st, kv, world)
+        for m in range(2):
+            copy_state(world, roll)
+            apply_move(roll, kv, m, work)
+            if continuation_worlds == 0:
+                playout(roll, kv, pp, work)
+            else:
+                # world w's own decision streams, the same for both moves
+                search_playout(seed, w + 1, roll, kv, pp, continuation_worlds, sw, work)
+            out[w, m] = outcome(roll, seat)
+    return out

@@ -81,6 +81,7 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=96, help="worlds per position (even)")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", help="also write one line per position (CSV) to this file")
     a = ap.parse_args()
     k = R.DuelLasVegasKnobs()
     t0 = time.perf_counter()
@@ -94,6 +95,10 @@ def main() -> None:
             print(f"\r{len(rows)}/{len(pos)} positions, {time.perf_counter() - t0:.0f} s",
                   end="", flush=True)
     print()
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write("two_step_gain,search_over_heuristic,picks_changed\n")
+            f.writelines(f"{g},{h},{c}\n" for g, h, c in rows)
     for label, x in (("two-step over search", [r[0] for r in rows]),
                      ("search over heuristic", [r[1] for r in rows])):
         x = np.array(x)

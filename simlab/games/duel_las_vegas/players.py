@@ -40,6 +40,18 @@
     positions), the Monte Carlo lookahead alone picks an optimal move in 65 (97 %) and
     loses 0.033 points of partie per decision; 15 of the 67 had a gap above 0.02 and it
     missed 2 of those.
+  - **One more step, not measurable yet** (``lookahead_outcomes``,
+    scripts/duel_policy_improvement.py; about 20 minutes on 2 cores): on mid-partie
+    positions (one decision drawn per partie of search players, outside the exact
+    solver's reach), each move is valued by playing the partie out with *search* players
+    in 96 worlds. A two-step policy picks its move on half the worlds and is scored on
+    the other half. Its gain over this player was +0.013 [-0.002, +0.027] points per
+    decision on 200 positions (seed 4) and -0.006 [-0.016, +0.004] on 40 (seed 3). This
+    player itself differs from the heuristic at about 1.5 % of decisions (3 of 200
+    positions), worth +0.17 a partie over about 89 decisions a partie. A gain per
+    decision of that size is below what 96 worlds resolve. So this measurement cannot
+    say how far the policy is from the optimum in mid-partie: it neither shows a gap
+    nor rules one out.
   - **An abstraction tried and not kept:** a table of the partie's value at each round's
     start by (rounds won, cards left in each pack), from 10^6 heuristic parties, smoothed
     over the cards left, with the round played out to its end in each world and the table

@@ -82,11 +82,26 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", help="also write one line per position (CSV) to this file")
+    ap.add_argument("--close", type=float, default=0.0, metavar="Z",
+                    help="keep only close decisions: the moves' paired difference with "
+                         "heuristic continuations (192 worlds) within Z standard errors of "
+                         "0 (default 0: keep every position)")
     a = ap.parse_args()
     k = R.DuelLasVegasKnobs()
     t0 = time.perf_counter()
     pos = positions(a.positions, a.seed, R.knob_vector(k), R.policy_vector(k),
                     k.search_worlds)
+    if a.close > 0:
+        kv, pp = R.knob_vector(k), R.policy_vector(k)
+        kept = []
+        for i, st in enumerate(pos):
+            v = P.lookahead_outcomes(np.uint64(a.seed + 10_000 + i), st, kv, pp, 192, 0)
+            d = (v[:, 1] - v[:, 0]).astype(float)
+            se = d.std(ddof=1) / np.sqrt(len(d))
+            if abs(d.mean()) < a.close * max(se, 1e-9):
+                kept.append(st)
+        print(f"close decisions (within {a.close} SE): {len(kept)} of {len(pos)} positions")
+        pos = kept
     tasks = [(i, st, a.seed, a.worlds) for i, st in enumerate(pos)]
     with multiprocessing.get_context("spawn").Pool(a.jobs) as pool:
         rows = []

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from simlab import stats
 from simlab.games.base import Sides, fixed_sides
 from simlab.stats import DEFAULT_CONF, Estimate, mean_of, rate
 
@@ -370,15 +371,13 @@ def position_balance(wins: np.ndarray, conf: float = DEFAULT_CONF) -> BalanceTes
     where a plain interval on the chosen pair does not. The test of equality is a Wald
     chi-square on the K - 1 contrasts with the first position (rank-reduced when positions
     always win together, as partners do)."""
-    from scipy import stats as sp
-
     x = np.asarray(wins, dtype=np.float64)
     n, k = x.shape
     p = x.mean(axis=0)
     gap = float(p.max() - p.min())
     pairs = [(j, i) for j in range(k) for i in range(k) if j != i]
     # Student t rather than normal: at match level a replicate may hold a few dozen rows
-    crit = float(sp.t.ppf(1 - (1 - conf) / (2 * (k * (k - 1) // 2)), max(n - 1, 1)))
+    crit = stats.t_ppf(1 - (1 - conf) / (2 * (k * (k - 1) // 2)), max(n - 1, 1))
     lows, highs = [], []
     for j, i in pairs:
         d = x[:, j] - x[:, i]
@@ -397,7 +396,7 @@ def position_balance(wins: np.ndarray, conf: float = DEFAULT_CONF) -> BalanceTes
         stat, p_equal = 0.0, 1.0
     else:
         stat = float(mean_c @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ mean_c)
-        p_equal = float(sp.chi2.sf(stat, rank))
+        p_equal = stats.chi2_sf(stat, rank)
     return BalanceTest(gap, max(0.0, max(lows)), min(1.0, max(highs)), p_equal, rank, n)
 
 

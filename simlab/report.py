@@ -37,7 +37,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from simlab import plots
+from simlab import plots, stats
 from simlab.compare import CompareResult, SweepResult
 from simlab.games.base import Game
 from simlab.knobs import SimlabError
@@ -603,21 +603,17 @@ def _diff_units(kind: str, unit: str) -> tuple[float, str]:
 
 
 def _p_two_sided(z: float, df: int | None = None) -> float:
-    from scipy import stats as sp
-
     if math.isnan(z):
         return math.nan
     if df is not None and df < 200:
-        return float(2 * sp.t.sf(abs(z), max(df, 1)))
-    return float(2 * sp.norm.sf(abs(z)))
+        return 2 * stats.t_sf(abs(z), max(df, 1))
+    return 2 * stats.norm_sf(abs(z))
 
 
 def _crit(conf: float, df: int | None = None) -> float:
-    from scipy import stats as sp
-
     if df is not None and df < 200:
-        return float(sp.t.ppf(0.5 + conf / 2, max(df, 1)))
-    return float(sp.norm.ppf(0.5 + conf / 2))
+        return stats.t_ppf(0.5 + conf / 2, max(df, 1))
+    return stats.norm_ppf(0.5 + conf / 2)
 
 
 def _se(e: Estimate) -> float:

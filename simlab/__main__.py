@@ -1,5 +1,5 @@
 """``python -m simlab`` runs the command line (see ``simlab.cli``)."""
 
-from simlab.cli import main
+from simlab.cli import entry
 
-raise SystemExit(main())
+entry()

@@ -695,6 +695,27 @@ def _wall(argv: list[str]) -> tuple[float, str]:
     return time.perf_counter() - t0, r.stdout
 
 
+STARTUP_TARGET = 1.0  # seconds of wall time for `simlab run belote -n 1000`, compiled
+
+
+def startup_times(slug: str, runs: int = 7) -> list[float]:
+    """Wall times of ``simlab run SLUG -n 1000`` as a user types it (a new process each:
+    interpreter, imports, the kernels' cache, 1,000 deals, the summary, exit), after one
+    untimed run that fills the numba cache; sorted."""
+    argv = [sys.executable, "-m", "simlab", "run", slug, "-n", "1000", "--no-progress"]
+    _wall(argv)
+    return sorted(_wall(argv)[0] for _ in range(runs))
+
+
+def _startup(slug: str) -> None:
+    times = startup_times(slug)
+    median = times[len(times) // 2]
+    verdict = "OK" if median < STARTUP_TARGET else "OVER"
+    print(f"\nstart-up: `simlab run {slug} -n 1000`, {len(times)} runs: median {median:.2f} s "
+          f"(fastest {times[0]:.2f} s, slowest {times[-1]:.2f} s); target under "
+          f"{STARTUP_TARGET:.0f} s: {verdict}", flush=True)
+
+
 def _command_scaling(slug: str, n_max: int, cores: int) -> None:
     """Whole commands as a user runs them (wall time, start-up included): a run to a run
     directory for n = 10^4 .. n_max, and a report of min(n_max, 10^6) deals, each with
@@ -785,6 +806,7 @@ def bench_scaling(args: argparse.Namespace) -> int:
                          round(rate / workers), f"x{rate / rates['local, 1 core']:.2f}"])
     print(table(["game", "where", "workers", "deals", "deals/s", "deals/s per worker",
                  "speedup"], rows, right=[False, False, True, True, True, True, True]))
+    _startup(mem_game)
     if cores > 1:
         _command_scaling(mem_game, n, cores)
     peak = mem["tree_pss"] or mem["largest_process"]
@@ -967,7 +989,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 2,000; 0 skips the search rows)")
     p.add_argument("--scaling", action="store_true",
                    help="deals/s on 1 and all local cores (and per worker of --scheduler's "
-                        "dask cluster), then the peak memory of an N-deal run to disk")
+                        "dask cluster), the start-up time of a 1,000-deal run (target under "
+                        "1 s), whole commands with --jobs 1 and all, then the peak memory of "
+                        "an N-deal run to disk")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="with --scaling: also time this dask cluster")
     p.set_defaults(func=cmd_bench)

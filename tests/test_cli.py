@@ -170,6 +170,32 @@ def test_python_dash_m():
     assert r.stderr.strip().startswith("simlab: error: unknown game 'nope'")
 
 
+@needs_belote
+def test_command_exits_promptly_with_its_output_and_files_whole(tmp_path):
+    """The command ends with os._exit after its exit handlers (cli.entry): what it
+    printed into a pipe and the run directory it wrote are complete, and the exit code is
+    main's; the same rows as in this process."""
+    import os
+
+    out = tmp_path / "run"
+    env = {**os.environ, "SIMLAB_MIN_PARALLEL_SECONDS": "0"}  # a worker process, too
+    r = subprocess.run([sys.executable, "-m", "simlab", "run", "belote", "-n", "3000",
+                        "--jobs", "2", "--chunk-size", "1000", "--out", f"{out}/",
+                        "--no-progress"], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.rstrip().endswith("(load it with simlab.load)")
+    assert "3,000 deals" in r.stdout
+    assert simlab.load(out, verify=True).collect().equals(simlab.simulate("belote", 3000))
+
+
+@needs_belote
+def test_startup_times_are_whole_runs():
+    from simlab.cli import startup_times
+
+    times = startup_times("belote", runs=2)
+    assert len(times) == 2 and 0 < times[0] <= times[1]
+
+
 def test_bench_times_a_variant(capsys):
     assert main(["bench", "--games", "manille", "--set", "variant=belge", "-n", "300",
                  "--search-n", "0", "--jobs-list", "1"]) == 0

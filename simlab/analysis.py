@@ -14,8 +14,8 @@ import polars as pl
 
 from simlab.knobs import SimlabError
 from simlab.metrics import MetricSet, compute
-from simlab.runner import Plan, execute
-from simlab.stats import DEFAULT_CONF, Estimate, rate
+from simlab.runner import Plan, execute, execute_reduced
+from simlab.stats import DEFAULT_CONF, Estimate, proportion, rate, true_and_counted
 
 
 def parse_expr(text: str) -> pl.Expr:
@@ -97,6 +97,25 @@ def how_often(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr | str,
         first = first.split("; valid columns")[0]
         raise SimlabError(f"cannot evaluate the expression: {first}; available columns: "
                           f"{', '.join(columns)}") from None
+
+
+def how_often_run(p: Plan, expr: pl.Expr | str, where: pl.Expr | str | None = None,
+                  conf: float = DEFAULT_CONF) -> Estimate:
+    """``how_often`` over the run ``p`` without gathering its rows: the expression is
+    checked on one row's schema first (columns, types, labels), then each chunk is
+    counted where it is simulated (``runner.execute_reduced``) and the counts are added.
+    The same estimate as ``how_often(execute(p), ...)``, in memory that does not grow
+    with ``p.n``."""
+    from dataclasses import replace
+    from functools import partial
+
+    e = parse_expr(expr) if isinstance(expr, str) else expr
+    w = parse_expr(where) if isinstance(where, str) else where
+    how_often(execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)), expr, where, conf)
+    counts = execute_reduced(p, partial(true_and_counted, expr=e, where=w))
+    k = sum(c[0] for c in counts)
+    n = sum(c[1] for c in counts)
+    return proportion(k, n, conf)
 
 
 @dataclass

@@ -140,18 +140,14 @@ def _plan(args, n: int, params: dict[str, Any] | None = None, record_hands: bool
 
 # --- how-often --------------------------------------------------------------------------
 def cmd_how_often(args) -> int:
-    from simlab.analysis import how_often, parse_expr
+    from simlab.analysis import how_often_run, parse_expr
 
     parse_expr(args.expression)  # bad expressions fail before any simulation
     if args.where:
         parse_expr(args.where)
     p = _plan(args, args.n, parse_assignments(args.set), record_hands=args.record_hands)
-    from dataclasses import replace
-
-    # checked on one row's schema first (columns, types, labels), then the real run
-    how_often(execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)), args.expression, args.where)
-    frame = execute(p)
-    est = how_often(frame, args.expression, args.where)
+    # counted chunk by chunk where each is simulated: the rows are never gathered here
+    est = how_often_run(p, args.expression, args.where)
     if est.n == 0:
         raise SimlabError(f"no row of the {p.n:,} {p.unit} has a value for the question"
                           + (f" among rows where {args.where}" if args.where else "")

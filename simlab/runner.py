@@ -699,6 +699,40 @@ def simulate(game: str | Game, n: int, *, seed: int = 0, params: dict | None = N
     return execute(p, backend=backend, scheduler=scheduler)
 
 
+def _chunk_reduced(game: str | Game, *args: Any, reduce: Any, owner: int | None = None) -> Any:
+    """Worker task: a chunk's rows reduced where they were simulated (``execute_reduced``)."""
+    frame = run_chunk(game, *args)
+    if _orphaned(owner):
+        os._exit(1)
+    return reduce(frame)
+
+
+def execute_reduced(p: Plan, reduce: Any, *, backend: str = "loky",
+                    scheduler: str | None = None) -> list[Any]:
+    """``reduce(chunk frame)`` of every chunk of ``p``, in chunk order, each computed where
+    its chunk ran (a worker, a cluster node or this process): only the reductions (counts,
+    sums) travel and the rows are never gathered, so memory does not grow with ``n``.
+    ``reduce`` must pickle (a module-level function, or a ``functools.partial`` of one);
+    merging the results is the caller's, and with exact ones (integer counts) the answer is
+    the same whatever the jobs, chunk size or backend."""
+    results: list[Any] = [None] * len(p.chunks)
+    with executor(backend, scheduler, p.jobs) as ex, \
+            Progress(p.n, p.unit, enabled=p.progress) as bar:
+        ex.tick = bar.in_flight if bar.visible else None
+        ref = _game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
+        owner = None if ex.remote else os.getpid()
+        tasks = [(i, _chunk_reduced, _chunk_args(p, ref, s, c),
+                  {"reduce": reduce, "owner": owner}) for i, (s, c) in enumerate(p.chunks)]
+
+        def here(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
+            return reduce(run_chunk(*args, tick=kwargs.get("tick")))
+
+        for i, result in _run_tasks(p, ex, tasks, local=here):
+            results[i] = result
+            bar.update(p.chunks[i][1])
+    return results
+
+
 def execute(p: Plan, *, backend: str = "loky", scheduler: str | None = None) -> pl.DataFrame:
     frames: list[pl.DataFrame] = []
     with executor(backend, scheduler, p.jobs) as ex, \

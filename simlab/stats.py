@@ -337,15 +337,22 @@ def holm(p_values: list[float]) -> list[float]:
     return adjusted
 
 
-def rate(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr, where: pl.Expr | None = None,
-         conf: float = DEFAULT_CONF) -> Estimate:
-    """Share of rows (optionally among ``where`` rows) for which boolean ``expr`` holds;
-    null values are not counted in n."""
+def true_and_counted(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr,
+                     where: pl.Expr | None = None) -> tuple[int, int]:
+    """(rows where boolean ``expr`` holds, rows with a value), among ``where`` rows: a
+    rate's sufficient statistics, which add up exactly over chunks of rows."""
     e = expr.cast(pl.Boolean)
     if where is not None:
         e = pl.when(where).then(e)
     k, n = frame.lazy().select(e.sum().alias("k"), e.count().alias("n")).collect().row(0)
-    return proportion(int(k or 0), int(n or 0), conf)
+    return int(k or 0), int(n or 0)
+
+
+def rate(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr, where: pl.Expr | None = None,
+         conf: float = DEFAULT_CONF) -> Estimate:
+    """Share of rows (optionally among ``where`` rows) for which boolean ``expr`` holds;
+    null values are not counted in n."""
+    return proportion(*true_and_counted(frame, expr, where), conf)
 
 
 def mean_of(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr, where: pl.Expr | None = None,

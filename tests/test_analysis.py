@@ -33,6 +33,29 @@ def test_how_often_matches_direct_count(frame):
     assert abs(held.value - p) < 5 * math.sqrt(p * (1 - p) / held.n)
 
 
+@pytest.mark.parametrize("jobs,chunk", [(1, None), (2, 3_000), (2, 7_001)])
+def test_how_often_run_counts_chunks_where_they_run(frame, jobs, chunk):
+    """how-often adds each chunk's counts (computed in the worker that simulated it) and
+    never gathers the rows: the same answer as counting the whole frame, whatever the
+    jobs and the chunk size; only two integers per chunk come back."""
+    from functools import partial
+
+    from simlab.analysis import how_often_run
+    from simlab.runner import execute_reduced
+    from simlab.stats import true_and_counted
+
+    p = plan("belote", 20_000, seed=3, jobs=jobs, chunk_size=chunk, record_hands=True,
+             progress=False)
+    for expr, where in (("pl.col('capot')", None),
+                        ("pl.col('made')", "pl.col('contract') == 'round2'"),
+                        ("pl.col('dealt_s0').list.contains('J♥')", None)):
+        assert how_often_run(p, expr, where) == how_often(frame, expr, where)
+    counts = execute_reduced(p, partial(true_and_counted, expr=pl.col("capot")))
+    assert len(counts) == len(p.chunks) > (1 if chunk else 0)
+    assert all(isinstance(k, int) and isinstance(n, int) for k, n in counts)
+    assert [n for _, n in counts] == [c for _, c in p.chunks]
+
+
 def test_how_often_errors(frame):
     with pytest.raises(SimlabError, match="available columns: deal, dealer"):
         how_often(frame, "pl.col('nope')")

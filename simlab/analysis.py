@@ -100,19 +100,22 @@ def how_often(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr | str,
 
 
 def how_often_run(p: Plan, expr: pl.Expr | str, where: pl.Expr | str | None = None,
-                  conf: float = DEFAULT_CONF) -> Estimate:
+                  conf: float = DEFAULT_CONF, *, backend: str = "loky",
+                  scheduler: str | None = None) -> Estimate:
     """``how_often`` over the run ``p`` without gathering its rows: the expression is
     checked on one row's schema first (columns, types, labels), then each chunk is
     counted where it is simulated (``runner.execute_reduced``) and the counts are added.
     The same estimate as ``how_often(execute(p), ...)``, in memory that does not grow
-    with ``p.n``."""
+    with ``p.n``; on a cluster (``backend`` dask or ray) only the counts cross the
+    network."""
     from dataclasses import replace
     from functools import partial
 
     e = parse_expr(expr) if isinstance(expr, str) else expr
     w = parse_expr(where) if isinstance(where, str) else where
     how_often(execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)), expr, where, conf)
-    counts = execute_reduced(p, partial(true_and_counted, expr=e, where=w))
+    counts = execute_reduced(p, partial(true_and_counted, expr=e, where=w), backend=backend,
+                             scheduler=scheduler)
     k = sum(c[0] for c in counts)
     n = sum(c[1] for c in counts)
     return proportion(k, n, conf)

@@ -145,9 +145,12 @@ def cmd_how_often(args) -> int:
     parse_expr(args.expression)  # bad expressions fail before any simulation
     if args.where:
         parse_expr(args.where)
+    from simlab.cli import _backend_from
+
+    backend, where = _backend_from(args)
     p = _plan(args, args.n, parse_assignments(args.set), record_hands=args.record_hands)
     # counted chunk by chunk where each is simulated: the rows are never gathered here
-    est = how_often_run(p, args.expression, args.where)
+    est = how_often_run(p, args.expression, args.where, backend=backend, scheduler=where)
     if est.n == 0:
         raise SimlabError(f"no row of the {p.n:,} {p.unit} has a value for the question"
                           + (f" among rows where {args.where}" if args.where else "")
@@ -459,6 +462,9 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("expression", help="boolean polars expression, e.g. \"pl.col('capot')\"")
     p.add_argument("--where", metavar="EXPR", help="only count rows where this is true")
     p.add_argument("--record-hands", action="store_true", help="add dealt_s{i} / hand_s{i}")
+    from simlab.cli import _backend_args
+
+    _backend_args(p)
     p.set_defaults(func=cmd_how_often)
 
     p = sub.add_parser(

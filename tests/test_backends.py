@@ -56,6 +56,21 @@ def test_dask_simulate_equals_local(scheduler):
 
 @needs_distributed
 @needs_belote
+def test_dask_how_often_sends_counts_not_rows(capsys, scheduler):
+    """how-often on a cluster: each chunk is counted on its worker, the same answer."""
+    from simlab.analysis import how_often, how_often_run
+
+    p = runner.plan("belote", 3000, seed=5, chunk_size=700, progress=False)
+    ref = how_often(simulate("belote", 3000, seed=5), "pl.col('capot')")
+    assert how_often_run(p, "pl.col('capot')", backend="dask", scheduler=scheduler) == ref
+    assert main(["how-often", "belote", "pl.col('capot')", "-n", "3000", "--seed", "5",
+                 "--backend", "dask", "--scheduler", scheduler, "--no-progress"]) == 0
+    k = round(ref.value * ref.n)
+    assert f"({k:,} of 3,000 deals" in capsys.readouterr().out
+
+
+@needs_distributed
+@needs_belote
 def test_dask_cli_run_dir_file_and_resume(capsys, tmp_path, scheduler):
     ref = simulate("belote", 4000, seed=3)
     out = tmp_path / "run"

@@ -25,7 +25,7 @@ OPTIONS = {
     "run": ["--seed", "--set", "--policy", "--jobs", "--chunk-size", "--level", "--out",
             "--record-hands", "--no-progress", "--variant", "--backend"],
     "how-often": ["--seed", "--set", "--policy", "--jobs", "--level", "--where", "--record-hands",
-                  "--no-progress"],
+                  "--no-progress", "--backend"],
     "compare": ["--seed", "--a", "--b", "--policy", "--policy-b", "--jobs", "--level", "--no-progress"],
     "sweep": ["--seed", "--grid", "--set", "--policy", "--jobs", "--level", "--out", "--no-progress"],
     "report": ["--seed", "--set", "--policy", "--jobs", "--level", "--out", "--precision", "--max-deals",

@@ -181,3 +181,31 @@ def test_distributions_are_scipy_stats_values():
     # the 95% two-sided critical values everyone knows
     assert st.norm_ppf(0.975) == pytest.approx(1.959964, abs=1e-6)
     assert st.t_ppf(0.975, 10) == pytest.approx(2.228139, abs=1e-6)
+
+
+def test_a_metric_set_in_one_query_equals_each_metric_alone():
+    """metrics.evaluate puts every metric's aggregates into one polars query (in-memory
+    engine): the same estimates, to the last bit, as each metric queried alone; a lazy
+    query (polars' default engine, which may stream) sums in another order, so its
+    standard deviations may differ in the last bits only."""
+    import simlab
+    from simlab import metrics
+    from simlab.games import get_game
+    from simlab.stats import mean_of
+
+    g = get_game("tarot")
+    frame = simlab.simulate("tarot", 20_000, seed=4)
+    defs = metrics.game_defs(g, frame, g.make_knobs({}), "deal")
+    assert len(defs) > 20 and {d.kind for d in defs} == {"rate", "mean"}
+    together = [m.estimate for m in metrics.evaluate(frame, defs)]
+    alone = [(rate if d.kind == "rate" else mean_of)(frame, d.expr, d.where) for d in defs]
+    lazy = [(rate if d.kind == "rate" else mean_of)(frame.lazy(), d.expr, d.where) for d in defs]
+
+    def same(a, b):
+        return a == b or (a.n == b.n and math.isnan(a.value) and math.isnan(b.value))
+
+    assert all(same(a, b) for a, b in zip(together, alone, strict=True))
+    for a, b in zip(together, lazy, strict=True):
+        assert a.n == b.n and (same(a, b) or (a.value == pytest.approx(b.value, rel=1e-12)
+                                              and a.lo == pytest.approx(b.lo, rel=1e-12)
+                                              and a.hi == pytest.approx(b.hi, rel=1e-12)))

@@ -93,10 +93,15 @@ def how_often(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr | str,
     except SimlabError:
         raise
     except Exception as ex:  # polars reports unknown columns and type errors variously
-        first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
-        first = first.split("; valid columns")[0]
-        raise SimlabError(f"cannot evaluate the expression: {first}; available columns: "
-                          f"{', '.join(columns)}") from None
+        raise _cannot_evaluate(ex, columns) from None
+
+
+def _cannot_evaluate(ex: Exception, columns: list[str]) -> SimlabError:
+    """One line for an expression polars could not evaluate, with the valid columns."""
+    first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+    first = first.split("; valid columns")[0]
+    return SimlabError(f"cannot evaluate the expression: {first}; available columns: "
+                       f"{', '.join(columns)}")
 
 
 def how_often_run(p: Plan, expr: pl.Expr | str, where: pl.Expr | str | None = None,
@@ -113,9 +118,13 @@ def how_often_run(p: Plan, expr: pl.Expr | str, where: pl.Expr | str | None = No
 
     e = parse_expr(expr) if isinstance(expr, str) else expr
     w = parse_expr(where) if isinstance(where, str) else where
-    how_often(execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)), expr, where, conf)
-    counts = execute_reduced(p, partial(true_and_counted, expr=e, where=w), backend=backend,
-                             scheduler=scheduler)
+    one_row = execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False))
+    how_often(one_row, expr, where, conf)
+    try:
+        counts = execute_reduced(p, partial(true_and_counted, expr=e, where=w), backend=backend,
+                                 scheduler=scheduler)
+    except pl.exceptions.PolarsError as ex:  # a value of some row only (a strict cast, say)
+        raise _cannot_evaluate(ex, one_row.columns) from None
     k = sum(c[0] for c in counts)
     n = sum(c[1] for c in counts)
     return proportion(k, n, conf)

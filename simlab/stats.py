@@ -61,6 +61,7 @@ def chi2_sf(x: float, k: float) -> float:
     """P(X > x) for a chi-square with ``k`` degrees of freedom (``scipy.stats.chi2.sf``)."""
     return float(_special().chdtrc(k, x))
 
+
 DEFAULT_CONF = 0.95
 
 

@@ -56,6 +56,20 @@ def test_how_often_run_counts_chunks_where_they_run(frame, jobs, chunk):
     assert [n for _, n in counts] == [c for _, c in p.chunks]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_how_often_run_error_in_some_rows_is_one_line(jobs):
+    """An expression that fails only on some rows' values (a strict cast of taker -1 when
+    nobody takes; the first row, which the schema check uses, has a taker) fails in the
+    chunk that meets it: one SimlabError naming the columns, as for the whole frame."""
+    from simlab.analysis import how_often_run
+
+    p = plan("belote", 4000, seed=0, jobs=jobs, chunk_size=1000, progress=False)
+    assert simlab.simulate("belote", 1, seed=0)["taker"][0] >= 0
+    with pytest.raises(SimlabError, match="cannot evaluate the expression: conversion .*"
+                                          "available columns: deal, dealer"):
+        how_often_run(p, "pl.col('taker').cast(pl.UInt8) > 0")
+
+
 def test_how_often_errors(frame):
     with pytest.raises(SimlabError, match="available columns: deal, dealer"):
         how_often(frame, "pl.col('nope')")

@@ -258,7 +258,7 @@ def evaluate(frame: pl.DataFrame | pl.LazyFrame, defs: list[MetricDef],
 
 def row_values(frame: pl.DataFrame | pl.LazyFrame, d: MetricDef) -> pl.Series:
     """Per-row value of a metric (null outside ``where``): what a paired comparison pairs."""
-    return frame.lazy().select(_on_rows(d).alias(d.key)).collect().to_series()
+    return frame.lazy().select(on_rows(d).alias(d.key)).collect().to_series()
 
 
 def score_distribution(frame: pl.DataFrame | pl.LazyFrame, n_players: int,
@@ -398,7 +398,7 @@ def position_balance(wins: np.ndarray, conf: float = DEFAULT_CONF) -> BalanceTes
     return BalanceTest(gap, max(0.0, max(lows)), min(1.0, max(highs)), p_equal, rank, n)
 
 
-def _on_rows(d: MetricDef) -> pl.Expr:
+def on_rows(d: MetricDef) -> pl.Expr:
     """A metric's per-row value as Float64, null outside its ``where`` rows."""
     e = d.expr.cast(pl.Float64)
     return e if d.where is None else pl.when(d.where).then(e)
@@ -415,7 +415,7 @@ def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], pr
     if len(wins) < 2:
         return None
     # each position's value on the rows its rate is about (played deals), null elsewhere
-    cols = frame.lazy().select([_on_rows(m.definition).alias(f"w{i}")
+    cols = frame.lazy().select([on_rows(m.definition).alias(f"w{i}")
                                 for i, m in enumerate(wins)]).collect()
     x = cols.drop_nulls().to_numpy()
     if x.shape[0] < 2:

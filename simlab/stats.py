@@ -260,6 +260,43 @@ def _square_and_add_p(pa: float, na: int, pb: float, nb: int, phi: float) -> flo
     return 2 * norm_sf((lo_z + hi_z) / 2)
 
 
+@dataclass(frozen=True)
+class PairedMoments:
+    """What ``metric_difference`` needs of two per-deal value arrays (row *i* the same deal
+    in both; a value outside a variant's base is missing): sums that one query computes
+    for many metrics at once (``simlab.compare.paired_moments``)."""
+
+    size: int  # deals (rows) in both frames
+    n_a: int  # deals in A's base
+    n_b: int
+    shared: int  # deals in both bases
+    mean_a: float  # A's metric: the mean over its base (NaN when n_a is 0)
+    mean_b: float
+    ssq_a: float  # sum over A's base of (y_a - mean_a)^2
+    ssq_b: float
+    cross: float  # sum over the shared deals of (y_a - mean_a)(y_b - mean_b)
+    identical: bool  # A and B hold the same value (or both none) on every deal
+    # a hash of both arrays row by row (0: not computed): with the sums above, what tells
+    # two metrics with the same per-deal values apart from others (``simlab.compare``)
+    row_hash: int = 0
+
+
+def paired_moments(a: np.ndarray | pl.Series, b: np.ndarray | pl.Series) -> PairedMoments:
+    """``PairedMoments`` of two per-deal value arrays (null or NaN: outside the base)."""
+    ya, yb = _floats(a), _floats(b)
+    if ya.shape != yb.shape:
+        raise ValueError(f"paired samples differ in length: {ya.size} vs {yb.size}")
+    in_a, in_b = ~np.isnan(ya), ~np.isnan(yb)
+    na, nb = int(in_a.sum()), int(in_b.sum())
+    ta = float(ya[in_a].mean()) if na else math.nan
+    tb = float(yb[in_b].mean()) if nb else math.nan
+    da = np.where(in_a, ya - ta, 0.0) if na else np.zeros_like(ya)
+    db = np.where(in_b, yb - tb, 0.0) if nb else np.zeros_like(yb)
+    return PairedMoments(ya.size, na, nb, int((in_a & in_b).sum()), ta, tb, float(da @ da),
+                         float(db @ db), float(da @ db),
+                         bool(np.array_equal(ya, yb, equal_nan=True)))
+
+
 def metric_difference(a: np.ndarray | pl.Series, b: np.ndarray | pl.Series, kind: str = "mean",
                       conf: float = DEFAULT_CONF) -> Comparison:
     """B's metric minus A's on the same deals, each variant over its own base.
@@ -267,9 +304,15 @@ def metric_difference(a: np.ndarray | pl.Series, b: np.ndarray | pl.Series, kind
     ``a`` and ``b`` hold one value per deal (row *i* is the same deal in both), null or NaN
     where the deal is outside that variant's base (e.g. nobody took). Each side's value is
     the mean over its own base, so B - A is exactly the difference of the two figures a
-    report shows. The interval accounts for the pairing through each side's per-deal
-    influence values ((y - mean) N / n on its base, 0 elsewhere), whose covariance over the
-    shared deals is the estimates' covariance (joint delta method):
+    report shows. See ``difference_from`` for the interval."""
+    return difference_from(paired_moments(a, b), kind, conf)
+
+
+def difference_from(m: PairedMoments, kind: str = "mean", conf: float = DEFAULT_CONF) -> Comparison:
+    """B - A from the two value arrays' ``PairedMoments``. The interval accounts for the
+    pairing through each side's per-deal influence values ((y - mean) N / n on its base, 0
+    elsewhere), whose covariance over the shared deals is the estimates' covariance (joint
+    delta method):
 
     * means: Student t with the delta-method variance, df = min(n_a, n_b) - 1 (the paired t
       interval when both bases are the same deals);
@@ -280,26 +323,21 @@ def metric_difference(a: np.ndarray | pl.Series, b: np.ndarray | pl.Series, kind
     Below ``MIN_RATE_N`` / ``MIN_MEAN_N`` deals on either side the status says "too few
     deals" and the interval and p-value are NaN; so they are when a mean's per-deal
     difference never varies (no spread to estimate)."""
-    ya, yb = _floats(a), _floats(b)
-    if ya.shape != yb.shape:
-        raise ValueError(f"paired samples differ in length: {ya.size} vs {yb.size}")
-    in_a, in_b = ~np.isnan(ya), ~np.isnan(yb)
-    na, nb, shared = int(in_a.sum()), int(in_b.sum()), int((in_a & in_b).sum())
+    na, nb, shared, size = m.n_a, m.n_b, m.shared, m.size
     nan = math.nan
     if na == 0 or nb == 0:
-        return Comparison(float(ya[in_a].mean()) if na else nan, float(yb[in_b].mean()) if nb else nan,
+        return Comparison(m.mean_a if na else nan, m.mean_b if nb else nan,
                           nan, nan, nan, nan, shared, conf, na, nb,
                           "no deal in A's base" if na == 0 else "no deal in B's base")
-    ta, tb = float(ya[in_a].mean()), float(yb[in_b].mean())
+    ta, tb = m.mean_a, m.mean_b
     diff = tb - ta
-    identical = bool(np.array_equal(ya, yb, equal_nan=True))
     if min(na, nb) < (MIN_RATE_N if kind == "rate" else MIN_MEAN_N):
         return Comparison(ta, tb, diff, nan, nan, nan, shared, conf, na, nb, TOO_FEW)
-    size = ya.size
-    inf_a = np.where(in_a, (np.where(in_a, ya, 0.0) - ta) * (size / na), 0.0)
-    inf_b = np.where(in_b, (np.where(in_b, yb, 0.0) - tb) * (size / nb), 0.0)
-    ss_a, ss_b, ss_ab = float(inf_a @ inf_a), float(inf_b @ inf_b), float(inf_a @ inf_b)
-    status = IDENTICAL if identical else ""
+    # sums of squares and products of the influence values (y - mean) size / n
+    ss_a = m.ssq_a * (size / na) ** 2
+    ss_b = m.ssq_b * (size / nb) ** 2
+    ss_ab = m.cross * (size / na) * (size / nb)
+    status = IDENTICAL if m.identical else ""
     if kind == "rate":
         # Newcombe's phi, (AD - BC - n/2) / sqrt(margins) on a paired 2x2 table, written with
         # influence values so that it also serves bases that differ; n = the shared deals.

@@ -190,3 +190,45 @@ def test_precision_counts_headlines_without_an_interval():
     ms = MetricSet([Metric(rare, proportion(0, 0)), Metric(common, proportion(500, 1000))])
     widths = dict(_headline_widths(ms))
     assert math.isinf(widths["rare contract success"]) and widths["common"] < 0.04
+
+
+@pytest.mark.parametrize("game,level,n,b", [("belote", "deal", 3_000, {"queen_points": 5}),
+                                            ("tarot_4_saisons", "deal", 1_500, {"suite_value": 5}),
+                                            ("sept", "match", 300, {"target": 5})])
+def test_compare_frames_one_query_equals_metric_by_metric(game, level, n, b):
+    """compare_frames computes every metric's estimates and paired sums in a few polars
+    queries; metric by metric on the row values (each variant's estimate alone, then
+    ``stats.metric_difference`` on the two value arrays, duplicates by equal arrays) gives
+    the same rows: estimates to the last bit, differences to rounding."""
+    import numpy as np
+
+    from simlab.compare import compare_frames
+    from simlab.metrics import evaluate, game_defs, row_values
+    from simlab.stats import metric_difference
+
+    r = compare_runs(game, n, b=b, seed=2, level=level)
+    rows = compare_frames(r.game, r.plan_a.knobs, r.frame_a, r.frame_b, level, knobs_b=r.plan_b.knobs)
+    defs_b = {d.key: d for d in game_defs(r.game, r.frame_b, r.plan_b.knobs, level)}
+    pairs = [(d, defs_b[d.key]) for d in game_defs(r.game, r.frame_a, r.plan_a.knobs, level)
+             if d.key in defs_b]
+    assert [row.key for row in rows] == [d.key for d, _ in pairs] and len(rows) > 10
+    seen: list[tuple[np.ndarray, np.ndarray, str]] = []
+    derived = 0
+    for row, (da, db) in zip(rows, pairs, strict=True):
+        assert row.a == evaluate(r.frame_a, [da])[0].estimate
+        assert row.b == evaluate(r.frame_b, [db])[0].estimate
+        va = row_values(r.frame_a, da).fill_null(math.nan).to_numpy().astype(float)
+        vb = row_values(r.frame_b, db).fill_null(math.nan).to_numpy().astype(float)
+        want = metric_difference(va, vb, da.kind)
+        got = row.diff
+        assert (got.n, got.n_a, got.n_b, got.status) == (want.n, want.n_a, want.n_b, want.status)
+        for x, y in [(got.a, want.a), (got.b, want.b), (got.diff, want.diff), (got.lo, want.lo),
+                     (got.hi, want.hi), (got.p_value, want.p_value)]:
+            assert x == pytest.approx(y, rel=1e-9, abs=1e-12, nan_ok=True), row.key
+        first = next((t for sa, sb, t in seen if np.array_equal(sa, va, equal_nan=True)
+                      and np.array_equal(sb, vb, equal_nan=True)), "")
+        assert row.duplicate_of == first, row.key
+        if not first:
+            seen.append((va, vb, row.title))
+        derived += not row.key.startswith(("seat.", "dealer_pos.", "balance.", "contract.", "match."))
+    assert derived > 0  # the game's own questions (ratios, deviations) are in the check

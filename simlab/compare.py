@@ -14,15 +14,16 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Collection
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import polars as pl
 
 from simlab.games.base import Game
 from simlab.metrics import MetricDef, MetricSet, compute, game_defs, on_rows
-from simlab.runner import Plan, execute, plan
+from simlab.progress import Progress
+from simlab.runner import Plan, execute, executor, game_ref, plan, run_tasks
 from simlab.stats import (
     DEFAULT_CONF,
     IDENTICAL,
@@ -305,6 +306,42 @@ def parse_grid(items: list[str]) -> dict[str, list[str]]:
     return grid
 
 
+def _point_metrics(game: Any, n: int, seed: int, params: dict[str, Any], policies: str,
+                   level: str, conf: float) -> MetricSet:
+    """One sweep point, whole, where it runs (a worker): its deals on one core, then its
+    metrics; only the metrics travel back."""
+    p = plan(game, n, seed=seed, params=params, policies=policies, jobs=1, level=level,
+             progress=False)
+    return compute(p.game, execute(p), p.knobs, level, conf)
+
+
+def _sweep_metrics(plans: list[Plan], params: list[dict[str, Any]], policies: str, level: str,
+                   conf: float) -> Iterator[MetricSet]:
+    """Each grid point's metrics, in order. With at least as many points as jobs, each
+    point is one task, simulated and measured in the process that runs it (a worker or
+    this one): the metrics come back, not the rows, and the points' measuring runs in
+    parallel too. Otherwise the points run one after the other, each on every core."""
+    first = plans[0]
+    if first.jobs == 1 or len(plans) < first.jobs:
+        for p in plans:
+            yield compute(p.game, execute(p), p.knobs, level, conf)
+        return
+    ref = game_ref(first.game)
+    tasks = [(k, _point_metrics, (ref, p.n, p.seed, params[k], policies, level, conf), {})
+             for k, p in enumerate(plans)]
+    done: dict[int, MetricSet] = {}
+    nxt = 0
+    total = replace(first, n=first.n * len(plans))
+    with executor("loky", None, first.jobs) as ex, \
+            Progress(total.n, first.unit, enabled=first.progress) as bar:
+        for k, ms in run_tasks(total, ex, tasks, sizes=[p.n for p in plans], big=True):
+            bar.update(plans[k].n)
+            done[k] = ms
+            while nxt in done:
+                yield done.pop(nxt)
+                nxt += 1
+
+
 def sweep(game: str, n: int, grid: dict[str, list[Any]], *, base: dict[str, Any] | None = None,
           seed: int = 0, policies: str = "heuristic", level: str = "deal", jobs: int = 1,
           conf: float = DEFAULT_CONF, progress: bool | None = None) -> SweepResult:
@@ -314,9 +351,9 @@ def sweep(game: str, n: int, grid: dict[str, list[Any]], *, base: dict[str, Any]
     combos = list(itertools.product(*(grid[k] for k in keys)))
     plans = [plan(game, n, seed=seed, params={**(base or {}), **dict(zip(keys, c, strict=True))},
                   policies=policies, jobs=jobs, level=level, progress=progress) for c in combos]
+    params = [{**(base or {}), **dict(zip(keys, c, strict=True))} for c in combos]
     result = SweepResult(plans[0].game, grid, base=dict(base or {}))
-    for p in plans:
-        frame = execute(p)
+    for p, ms in zip(plans, _sweep_metrics(plans, params, policies, level, conf), strict=True):
         values = {k: getattr(p.knobs, k) for k in keys}
-        result.points.append(SweepPoint(values, p, compute(p.game, frame, p.knobs, level, conf)))
+        result.points.append(SweepPoint(values, p, ms))
     return result

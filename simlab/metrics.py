@@ -48,6 +48,8 @@ class Metric:
     estimate: Estimate
 
     def __getattr__(self, name: str):  # key, title, section, ... from the definition
+        if name.startswith("__") or name == "definition":  # unpickling: not set yet
+            raise AttributeError(name)
         return getattr(self.definition, name)
 
 

@@ -291,7 +291,7 @@ def _jit_disabled() -> bool:
     return os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0")
 
 
-def _game_ref(g: Game) -> str | Game:
+def game_ref(g: Game) -> str | Game:
     """Registered games travel to workers by slug (cheap; their Game holds lambdas);
     other Game objects (tests, plug-ins) by value through cloudpickle."""
     from simlab.games import _MODULES
@@ -499,20 +499,32 @@ def _ticking(ex: _Executor, local: Any) -> Any:
     return run
 
 
-def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
-               local: Any = _run_local) -> Iterator[tuple[int, Any]]:
+def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
+               local: Any = _run_local, sizes: list[int] | None = None, big: bool = False
+               ) -> Iterator[tuple[int, Any]]:
     """Run ``(i, fn, args, kwargs)`` tasks; yield ``(i, result)`` as each one finishes.
 
     Local runs with several jobs first run one task here, timed: if the rest would take
     less than ``MIN_PARALLEL_SECONDS`` on one core, it stays here (``ex.used`` = 1);
     otherwise ``jobs - 1`` worker processes share the rest with this process, which runs
-    a task (through ``local``) whenever no worker result is waiting."""
+    a task (through ``local``) whenever no worker result is waiting. ``sizes``: each
+    task's deals (default: the chunk count, a chunk task's last argument); ``p`` is the
+    whole work (its game's kernels warm the workers up); ``big``: few long tasks (see
+    ``pool.Pool.run``)."""
     if not tasks:
         return
+    if sizes is None:
+        sizes = [args[-1] for _, _, args, _ in tasks]
     if ex.backend == "loky":
         ex.used = 1
         _LAST[:] = [ex]
-        local = _ticking(ex, local)
+        inner = _ticking(ex, local)
+
+        def local(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
+            try:
+                return inner(i, fn, args, kwargs)
+            finally:  # a task that runs a run of its own (a sweep point) is not this run
+                _LAST[:] = [ex]
         if ex.n_jobs == 1 or len(tasks) == 1:
             for i, fn, args, kwargs in tasks:
                 yield i, local(i, fn, args, kwargs)
@@ -520,21 +532,24 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
         from simlab import pool
 
         workers = min(ex.n_jobs, len(tasks)) - 1
-        warm = (run_chunk, (*tasks[0][2][:6], 0, 1))
+        warm = (run_chunk, _chunk_args(p, game_ref(p.game), 0, 1))
         # A run that is long whatever the game starts its workers at once: their start
         # (about a second: imports, the kernels' cache) then overlaps this process's own.
         early = _surely_long(p)
         workers_pool = pool.get(workers, warm=warm) if early else None
         # numba loads (or compiles) the kernels here, outside the timing below
         run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
+        if workers_pool is not None:  # nothing to time: every task is shared at once
+            ex.used = workers + 1
+            yield from workers_pool.run(tasks, local=local, big=big)
+            return
         i, fn, args, kwargs = tasks[0]
         t0 = time.perf_counter()
         yield i, local(i, fn, args, kwargs)
         took = time.perf_counter() - t0
         rest = tasks[1:]
-        first = max(1, args[-1])  # the count of the first chunk
-        left = took * sum(a[-1] for _, _, a, _ in rest) / first
-        if workers_pool is None and left < _min_parallel_seconds():
+        left = took * sum(sizes[1:]) / max(1, sizes[0])
+        if left < _min_parallel_seconds():
             ex.choice = f"1 process: about {took + left:.1f} s of work"
             for i, fn, args, kwargs in rest:
                 yield i, local(i, fn, args, kwargs)
@@ -544,9 +559,7 @@ def _run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]]
         # above never starts one: a starting worker competes for the machine for most of
         # a second.
         ex.used = workers + 1
-        if workers_pool is None:
-            workers_pool = pool.get(workers, warm=warm)
-        yield from workers_pool.run(rest, local=local)
+        yield from pool.get(workers, warm=warm).run(rest, local=local, big=big)
         return
     from joblib import Parallel, delayed, parallel_config
 
@@ -592,7 +605,7 @@ def _scratch_dir() -> Path:
 def _frames(p: Plan, ex: _Executor) -> Iterator[pl.DataFrame]:
     """The plan's chunks as frames, in order."""
     remote = ex.remote
-    ref = _game_ref(p.game) if ex.n_jobs != 1 or remote else p.game
+    ref = game_ref(p.game) if ex.n_jobs != 1 or remote else p.game
     scratch = None if remote or ex.n_jobs == 1 or len(p.chunks) == 1 else _scratch_dir()
     tasks = []
     for i, (s, c) in enumerate(p.chunks):
@@ -617,7 +630,7 @@ def _frames(p: Plan, ex: _Executor) -> Iterator[pl.DataFrame]:
     try:
         pending: dict[int, pl.DataFrame] = {}
         nxt = 0
-        for i, result in _run_tasks(p, ex, tasks, local=here):
+        for i, result in run_tasks(p, ex, tasks, local=here):
             pending[i] = frame_of(result)
             while nxt in pending:
                 yield pending.pop(nxt)
@@ -650,7 +663,7 @@ def _write_parts(p: Plan, ex: _Executor, folder: Path, todo: list[int]) -> Itera
     """Run chunks ``todo`` of ``p``; each lands in ``folder`` as a whole part file (written
     to a temporary name, then renamed) before it is yielded, in completion order."""
     chunks = p.chunks
-    ref = _game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
+    ref = game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
     tmps = {i: _tmp_name(folder / _part_name(i)) for i in todo}
     tasks = []
     for i in todo:
@@ -662,7 +675,7 @@ def _write_parts(p: Plan, ex: _Executor, folder: Path, todo: list[int]) -> Itera
             tasks.append((i, _chunk_file, args, {"tmp": str(tmps[i]), "owner": os.getpid(),
                                                  "meta": meta}))
     try:
-        for i, result in _run_tasks(p, ex, tasks):
+        for i, result in run_tasks(p, ex, tasks):
             if ex.remote:
                 rows, data = result
                 _write_durable(tmps[i], data)
@@ -719,7 +732,7 @@ def execute_reduced(p: Plan, reduce: Any, *, backend: str = "loky",
     with executor(backend, scheduler, p.jobs) as ex, \
             Progress(p.n, p.unit, enabled=p.progress) as bar:
         ex.tick = bar.in_flight if bar.visible else None
-        ref = _game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
+        ref = game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
         owner = None if ex.remote else os.getpid()
         tasks = [(i, _chunk_reduced, _chunk_args(p, ref, s, c),
                   {"reduce": reduce, "owner": owner}) for i, (s, c) in enumerate(p.chunks)]
@@ -727,7 +740,7 @@ def execute_reduced(p: Plan, reduce: Any, *, backend: str = "loky",
         def here(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
             return reduce(run_chunk(*args, tick=kwargs.get("tick")))
 
-        for i, result in _run_tasks(p, ex, tasks, local=here):
+        for i, result in run_tasks(p, ex, tasks, local=here):
             results[i] = result
             bar.update(p.chunks[i][1])
     return results

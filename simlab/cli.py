@@ -716,33 +716,60 @@ def _startup(slug: str) -> None:
           f"{STARTUP_TARGET:.0f} s: {verdict}", flush=True)
 
 
+def _bench_knob(slug: str) -> tuple[str, list[int]]:
+    """A rule knob to vary in the timed compare and sweep: the game's first integer rule
+    knob that takes the three values above its default."""
+    from dataclasses import fields
+
+    g = _load(slug)
+    for f in fields(g.knobs):
+        m = f.metadata
+        if m["policy"] or m["choices"] is not None or f.type not in ("int", int):
+            continue
+        values = [f.default + k for k in range(4)]
+        try:
+            for v in values:
+                g.make_knobs({f.name: v})
+        except SimlabError:  # out of range, or against another knob
+            continue
+        return f.name, values
+    raise SimlabError(f"{slug} has no integer rule knob to vary in bench --scaling")
+
+
 def _command_scaling(slug: str, n_max: int, cores: int) -> None:
     """Whole commands as a user runs them (wall time, start-up included): a run to a run
-    directory for n = 10^4 .. n_max, and a report of min(n_max, 10^6) deals, each with
-    --jobs 1 and --jobs all. Targets: --jobs all never slower (within noise), and on 2
-    cores at least 1.8x faster for the 10^7-deal run."""
+    directory for n = 10^4 .. n_max; a report and a comparison of min(n_max, 10^6) deals;
+    a sweep of 4 points sharing as many deals; each with --jobs 1 and --jobs all. Targets:
+    --jobs all never slower (within noise), and on 2 cores at least 1.8x faster for the
+    10^7-deal run."""
     import tempfile
 
     ns = [n for n in (10**4, 10**5, 10**6, 10**7) if n < n_max] + [n_max]
     report_n = min(n_max, 10**6)
+    knob, values = _bench_knob(slug)
+    extra = {"compare": ["--b", f"{knob}={values[1]}"],
+             "sweep": ["--grid", f"{knob}={','.join(map(str, values))}"]}
     print(f"\nwhole commands `simlab <command> {slug} -n N --out DIR` (wall time, start-up "
           f"included), --jobs 1 vs --jobs all ({cores} cores) ...", flush=True)
     rows = []
     base = [sys.executable, "-m", "simlab"]
     with tempfile.TemporaryDirectory(prefix="simlab-bench-") as tmp:
-        for what, n in [("run", m) for m in ns] + [("report", report_n)]:
+        for what, n in [("run", m) for m in ns] + [("report", report_n), ("compare", report_n),
+                                                    ("sweep", report_n // 4)]:
             times, runs = {}, {}
             for j in ("1", "all"):
                 out = str(Path(tmp) / f"{what}-{n}-{j}") + ("/" if what == "run" else "")
-                argv = [*base, what, slug, "-n", str(n), "--jobs", j, "--out", out,
-                        "--no-progress"]
+                argv = [*base, what, slug, "-n", str(n), *extra.get(what, []), "--jobs", j,
+                        "--out", out, "--no-progress"]
                 times[j], text = _wall(argv)
                 # `run` prints "N deals in S s": the simulation alone, without start-up
                 # (imports, the numba cache) and the summary read back from disk
                 found = re.search(r" deals in ([0-9.]+) s", text)
                 runs[j] = float(found[1]) if what == "run" and found else None
             sim = (f"x{runs['1'] / runs['all']:.2f}" if runs["1"] and runs["all"] else "-")
-            rows.append([f"{what} -n {n:.0e}", f"{times['1']:.2f}", f"{times['all']:.2f}",
+            label = f"{what} -n {n:.0e}" + {"compare": " (A vs B)",
+                                             "sweep": " (x 4 points)"}.get(what, "")
+            rows.append([label, f"{times['1']:.2f}", f"{times['all']:.2f}",
                          f"x{times['1'] / times['all']:.2f}", sim])
     print(table(["command", "--jobs 1 (s)", "--jobs all (s)", "speedup",
                  "speedup, simulation only"], rows, right=[False, True, True, True, True]))

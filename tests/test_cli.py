@@ -204,3 +204,18 @@ def test_bench_times_a_variant(capsys):
     # a knob a benched game does not have: one line, before any work
     assert main(["bench", "--games", "manille,belote", "--set", "variant=belge", "-n", "300"]) == 2
     assert "unknown knob 'variant' for belote" in capsys.readouterr().err
+
+
+def test_bench_scaling_varies_a_valid_rule_knob_in_every_game():
+    """bench --scaling times compare and sweep on a rule knob the game accepts at four
+    values (so the sweep has 4 points); Belote's is the Queen's points."""
+    from simlab.cli import _bench_knob
+    from simlab.games import game_names, get_game
+
+    assert _bench_knob("belote") == ("queen_points", [3, 4, 5, 6])
+    for slug in game_names():
+        name, values = _bench_knob(slug)
+        g = get_game(slug)
+        assert len(set(values)) == 4
+        for v in values:
+            assert getattr(g.make_knobs({name: v}), name) == v

@@ -127,9 +127,11 @@ class Pool:
         With ``local``, the parent runs a task itself (``local(i, fn, args, kwargs)``)
         whenever no worker result is waiting. A worker that dies raises ``WorkerDied``; an
         exception in a task is raised again here. ``big``: few long tasks (a whole sweep
-        point), queued to a worker even while it warms up, since the parent busy with one
-        of them would otherwise leave the worker idle for all that time."""
+        point), one at a time per worker, queued even while it warms up, since the parent
+        busy with one of them would otherwise leave the worker idle for all that time."""
         queue = deque(tasks)
+        # a long task is never queued behind another: whoever is free first takes it
+        in_flight = 1 if big else IN_FLIGHT
         busy: dict[int, deque[int]] = {p.stdout.fileno(): deque() for p in self.procs}
         by_fd = {p.stdout.fileno(): p for p in self.procs}
         sel = selectors.DefaultSelector()
@@ -139,7 +141,7 @@ class Pool:
         def feed(fd: int) -> None:
             # a worker still warming up gets nothing yet: tasks queued behind a slow
             # start would keep this process waiting at the end
-            while queue and len(busy[fd]) < IN_FLIGHT and (big or fd not in self.warming):
+            while queue and len(busy[fd]) < in_flight and (big or fd not in self.warming):
                 i, fn, args, kwargs = queue.popleft()
                 busy[fd].append(i)
                 _write_message(by_fd[fd].stdin.fileno(), _dumps(("task", (i, fn, args, kwargs))))

@@ -349,9 +349,9 @@ def sweep(game: str, n: int, grid: dict[str, list[Any]], *, base: dict[str, Any]
     validated before the first one runs."""
     keys = list(grid)
     combos = list(itertools.product(*(grid[k] for k in keys)))
-    plans = [plan(game, n, seed=seed, params={**(base or {}), **dict(zip(keys, c, strict=True))},
-                  policies=policies, jobs=jobs, level=level, progress=progress) for c in combos]
     params = [{**(base or {}), **dict(zip(keys, c, strict=True))} for c in combos]
+    plans = [plan(game, n, seed=seed, params=q, policies=policies, jobs=jobs, level=level,
+                  progress=progress) for q in params]
     result = SweepResult(plans[0].game, grid, base=dict(base or {}))
     for p, ms in zip(plans, _sweep_metrics(plans, params, policies, level, conf), strict=True):
         values = {k: getattr(p.knobs, k) for k in keys}

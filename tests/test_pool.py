@@ -166,3 +166,31 @@ def test_rows_do_not_depend_on_which_process_ran_them(tmp_path, monkeypatch):
     assert simulate(game, 400, seed=6, chunk_size=10, jobs=2).equals(ref)
     pids = set(log.read_text().split())
     assert str(os.getpid()) in pids and len(pids) == 2, pids  # this process and a worker
+
+
+def _sleep_then(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_long_tasks_go_to_a_worker_still_warming_up(big):
+    """Short tasks are never queued behind a worker's warm-up: this process takes them.
+    Long ones (``big``: whole sweep points) are, one per worker, so that the worker does
+    not sit idle while this process is busy with a long task of its own."""
+    pool.shutdown()
+    try:
+        workers = pool.get(1, warm=(_sleep_then, (0.5,)))
+        tasks = [(i, _pid, (), {}) for i in range(2)]
+        ran = dict(workers.run(tasks, local=lambda i, fn, args, kwargs: fn(*args), big=big))
+        here = os.getpid()
+        assert sorted(ran) == [0, 1]
+        if big:  # one each: the worker's after its warm-up, the other one here
+            assert sorted(pid == here for pid in ran.values()) == [False, True]
+        else:  # the warm-up outlasts both tasks: both ran here
+            assert set(ran.values()) == {here}
+    finally:
+        pool.shutdown()

@@ -539,7 +539,21 @@ def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
         workers_pool = pool.get(workers, warm=warm) if early else None
         # numba loads (or compiles) the kernels here, outside the timing below
         run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
-        if workers_pool is not None:  # nothing to time: every task is shared at once
+        if workers_pool is None and big:
+            # Long tasks are timed on a sample of the first one's deals (a twentieth, at
+            # most 2,000) rather than whole: a whole sweep point run here first would keep
+            # the workers from starting for all that time.
+            m = max(1, min(sizes[0] // 20, 2000))
+            t0 = time.perf_counter()
+            run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, m)
+            work = (time.perf_counter() - t0) * sum(sizes) / m
+            if work < _min_parallel_seconds():
+                ex.choice = f"1 process: about {work:.1f} s of work"
+                for i, fn, args, kwargs in tasks:
+                    yield i, local(i, fn, args, kwargs)
+                return
+            workers_pool = pool.get(workers, warm=warm)
+        if workers_pool is not None:  # nothing (more) to time: every task is shared at once
             ex.used = workers + 1
             yield from workers_pool.run(tasks, local=local, big=big)
             return

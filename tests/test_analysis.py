@@ -247,5 +247,14 @@ def test_sweep_points_are_measured_where_they_run(monkeypatch):
     assert 1 <= len(here) < 3  # the others' rows stayed in the worker
     for a, b in zip(one.points, two.points, strict=True):
         assert a.values == b.values
-        assert [(m.key, m.estimate) for m in a.metrics.metrics] == \
-            [(m.key, m.estimate) for m in b.metrics.metrics]
+        # repr: exact for floats, and NaN (no deal in the base) equals NaN
+        assert [(m.key, repr(m.estimate)) for m in a.metrics.metrics] == \
+            [(m.key, repr(m.estimate)) for m in b.metrics.metrics]
+    # timed on a sample of the first point: too little work for a worker, all points here
+    monkeypatch.setenv("SIMLAB_MIN_PARALLEL_SECONDS", "1000")
+    here.clear()
+    small = sweep("belote", 2_000, grid, seed=2, jobs=2)
+    used, why = runner.last_processes()
+    assert used == 1 and why.startswith("1 process: about") and len(here) == 3
+    assert [repr(m.estimate) for m in small.points[2].metrics.metrics] == \
+        [repr(m.estimate) for m in one.points[2].metrics.metrics]

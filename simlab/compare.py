@@ -23,7 +23,7 @@ import polars as pl
 from simlab.games.base import Game
 from simlab.metrics import MetricDef, MetricSet, compute, game_defs, on_rows
 from simlab.progress import Progress
-from simlab.runner import Plan, execute, executor, game_ref, plan, run_tasks
+from simlab.runner import Plan, execute, executor, game_ref, plan, run_chunk, run_tasks
 from simlab.stats import (
     DEFAULT_CONF,
     IDENTICAL,
@@ -307,12 +307,17 @@ def parse_grid(items: list[str]) -> dict[str, list[str]]:
 
 
 def _point_metrics(game: Any, n: int, seed: int, params: dict[str, Any], policies: str,
-                   level: str, conf: float) -> MetricSet:
+                   level: str, conf: float, tick: Any = None) -> MetricSet:
     """One sweep point, whole, where it runs (a worker): its deals on one core, then its
-    metrics; only the metrics travel back."""
+    metrics; only the metrics travel back. With ``tick`` (this process's progress line),
+    the deals run in timed slices that report as they go (the same rows)."""
     p = plan(game, n, seed=seed, params=params, policies=policies, jobs=1, level=level,
              progress=False)
-    return compute(p.game, execute(p), p.knobs, level, conf)
+    if tick is None:
+        frame = execute(p)
+    else:
+        frame = run_chunk(p.game, p.knobs, p.policies, p.seed, level, False, 0, n, tick=tick)
+    return compute(p.game, frame, p.knobs, level, conf)
 
 
 def _sweep_metrics(plans: list[Plan], params: list[dict[str, Any]], policies: str, level: str,
@@ -334,6 +339,7 @@ def _sweep_metrics(plans: list[Plan], params: list[dict[str, Any]], policies: st
     total = replace(first, n=first.n * len(plans))
     with executor("loky", None, first.jobs) as ex, \
             Progress(total.n, first.unit, enabled=first.progress) as bar:
+        ex.tick = bar.in_flight if bar.visible else None  # points run here report as they go
         for k, ms in run_tasks(total, ex, tasks, sizes=[p.n for p in plans], big=True):
             bar.update(plans[k].n)
             done[k] = ms

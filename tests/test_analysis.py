@@ -258,3 +258,16 @@ def test_sweep_points_are_measured_where_they_run(monkeypatch):
     assert used == 1 and why.startswith("1 process: about") and len(here) == 3
     assert [repr(m.estimate) for m in small.points[2].metrics.metrics] == \
         [repr(m.estimate) for m in one.points[2].metrics.metrics]
+
+
+def test_a_sweep_point_run_here_reports_progress_as_it_goes():
+    """A sweep point run by this process with a progress line ticks during its deals and
+    measures the same rows as without one."""
+    from simlab.compare import _point_metrics
+
+    ticks: list[int] = []
+    args = ("belote", 3_000, 5, {"queen_points": 4}, "heuristic", "deal", 0.95)
+    quiet = _point_metrics(*args)
+    shown = _point_metrics(*args, tick=ticks.append)
+    assert len(ticks) >= 2 and ticks == sorted(ticks) and ticks[-1] == 3_000
+    assert [repr(m.estimate) for m in shown.metrics] == [repr(m.estimate) for m in quiet.metrics]

@@ -500,12 +500,13 @@ def _ticking(ex: _Executor, local: Any) -> Any:
 
 
 def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
-               local: Any = _run_local, sizes: list[int] | None = None, big: bool = False
-               ) -> Iterator[tuple[int, Any]]:
+              local: Any = _run_local, sizes: list[int] | None = None, big: bool = False
+              ) -> Iterator[tuple[int, Any]]:
     """Run ``(i, fn, args, kwargs)`` tasks; yield ``(i, result)`` as each one finishes.
 
-    Local runs with several jobs first run one task here, timed: if the rest would take
-    less than ``MIN_PARALLEL_SECONDS`` on one core, it stays here (``ex.used`` = 1);
+    Local runs with several jobs first run one task here, timed (``big`` tasks: a sample of
+    the first one's deals): if the rest would take less than ``MIN_PARALLEL_SECONDS`` on
+    one core, it stays here (``ex.used`` = 1);
     otherwise ``jobs - 1`` worker processes share the rest with this process, which runs
     a task (through ``local``) whenever no worker result is waiting. ``sizes``: each
     task's deals (default: the chunk count, a chunk task's last argument); ``p`` is the

@@ -1055,6 +1055,52 @@ def _comparison(doc: _Doc, c: CompareResult) -> None:
             "intervals; red: significant after Holm's correction. Rates in percentage points.")
 
 
+def _sweep_findings(doc: _Doc, s: SweepResult) -> None:
+    """Findings first for a sweep: each headline metric's lowest and highest grid point.
+    Disjoint intervals at the two ends say the metric moves across the grid; as the points
+    share their deals, a paired test would be sharper still, so this reading is cautious
+    (and not adjusted for the several metrics)."""
+    doc.h(2, "Findings")
+    keys = list(s.grid)
+
+    def at(p) -> str:
+        return ", ".join(f"{k}={p.values[k]}" for k in keys)
+
+    heads: dict[str, list[tuple[Metric, object]]] = {}
+    for p in s.points:
+        for m in p.metrics.headline():
+            if m.estimate.n > 0 and not math.isnan(m.estimate.value):
+                heads.setdefault(m.key, []).append((m, p))
+    if not heads:
+        doc.p("The sweep has no headline metric with a value at any grid point.")
+        return
+    moved = 0
+    lines: list[str] = []
+    for found in heads.values():
+        low_m, low_p = min(found, key=lambda x: x[0].estimate.value)
+        high_m, high_p = max(found, key=lambda x: x[0].estimate.value)
+        apart = low_m.estimate.hi < high_m.estimate.lo
+        moved += apart
+        if low_m.estimate.value == high_m.estimate.value:
+            lines.append(f"**{_cap(low_m.title)}.** The same at every grid point: "
+                         f"{fmt_value(low_m.estimate, low_m.unit)} "
+                         f"{fmt_interval(low_m.estimate, low_m.unit)}.")
+            continue
+        lines.append(f"**{_cap(low_m.title)}.** Lowest {fmt_value(low_m.estimate, low_m.unit)} "
+                     f"{fmt_interval(low_m.estimate, low_m.unit)} at {at(low_p)}, highest "
+                     f"{fmt_value(high_m.estimate, high_m.unit)} "
+                     f"{fmt_interval(high_m.estimate, high_m.unit)} at {at(high_p)}: "
+                     + ("the two intervals do not overlap, a clear change across the grid."
+                        if apart else "the intervals overlap, so no clear change by this "
+                        "cautious reading (`simlab compare` tests two points deal by deal)."))
+    doc.p(f"{moved} of {len(heads)} headline metrics clearly move across the grid (the "
+          "intervals at the lowest and the highest point do not overlap; unadjusted "
+          f"{_conf_label([next(iter(heads.values()))[0][0]])}s, cautious since every point "
+          "ran on the same deals).")
+    for line in lines:
+        doc.p(line)
+
+
 def _sweep(doc: _Doc, s: SweepResult) -> None:
     keys = list(s.grid)
     doc.h(2, "Sweep")
@@ -1170,6 +1216,8 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
         players = check_players(game, plan, frame, n=0)
     if frame is not None or comparison is not None:
         _findings_section(doc, found, conf, comparison, players, skill)
+    elif sweep is not None:
+        _sweep_findings(doc, sweep)
     _what(doc, game, plan, frame, seconds, list(notes))
     if frame is not None:
         _headline(doc, ms, skill)

@@ -204,6 +204,29 @@ def test_sweep_report_has_a_curve_per_headline_metric(small_sweep, tmp_path):
         assert sum(1 for r in sec.splitlines() if r.startswith(f"| {m.title} |")) == len(s.points)
 
 
+def test_sweep_report_opens_with_findings(small_sweep, tmp_path):
+    """A sweep's report (every grid point its own run, so no frame) opens with its findings:
+    per headline metric its lowest and highest point, and whether their intervals are
+    apart; the nobody-takes rate moves with the first-round threshold (6 -> 8)."""
+    s = small_sweep
+    out = write_report(tmp_path, game=s.game, plan=s.points[0].plan, frame=None, seconds=1.0,
+                       sweep=s)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert headings(md)[1:3] == ["Findings", "What was simulated"]
+    sec = md.split("## Findings")[1].split("\n## ")[0]
+    head = {m.key: m for m in s.points[0].metrics.headline() if m.estimate.n > 0}
+    for m in head.values():
+        assert f"**{m.title[:1].upper() + m.title[1:]}.**" in sec
+    takes = [p.metrics.metrics for p in s.points]
+    low, high = sorted((next(m.estimate for m in ms if m.key == "contract.nobody_takes")
+                        for ms in takes), key=lambda e: e.value)
+    line = next(x for x in sec.splitlines() if x.startswith("**Nobody takes"))
+    assert "take_threshold_1=6, highest" in line and line.endswith("across the grid.")
+    assert low.hi < high.lo
+    moved = sum(1 for x in sec.splitlines() if x.endswith("a clear change across the grid."))
+    assert f"{moved} of {len(head)} headline metrics clearly move" in sec
+
+
 # --- the plot functions ----------------------------------------------------------------------
 def labelled(fig: Figure) -> None:
     assert isinstance(fig, Figure)

@@ -124,6 +124,50 @@ def test_exact_values_ignore_the_packs_order():
     assert differ >= 5  # real choices: a peek at the order could have shown
 
 
+def test_the_table_of_solved_positions_changes_no_value():
+    """The solver keeps each solved decision (and each round start reached by a
+    concession) in a table and reads it back when the same cards are reached in another
+    order. With a table of 4 entries (nearly every entry overwritten before it is read)
+    the values are the same to the last bit, and the full table saves work."""
+    positions = [st for st in endgames(30, 8) if R.to_move(st) >= 0][:40]
+    assert len(positions) >= 20
+    big, tiny = P.search_work(), P.search_work(2)
+    saved = 0
+    for st in positions:
+        values, again = np.zeros(2), np.zeros(2)
+        assert P.exact_move_values(st, KV, PP, big, W, values)
+        nodes_big = int(big[4][0])
+        assert P.exact_move_values(st, KV, PP, tiny, W, again)
+        assert (values == again).all()
+        saved += nodes_big < int(tiny[4][0])
+    assert saved >= len(positions) // 2
+
+
+def test_playouts_end_with_the_exact_optimum():
+    """The lookahead's playouts (``players.rollout``) play the heuristic's move until
+    both packs hold at most ``search_tail_cards`` cards, then the exact optimum: the
+    same partie, move for move, as a loop that asks the solver at every decision."""
+    sw = P.search_work()
+    values = np.zeros(2)
+    differ = 0
+    for st in [s for s in endgames(40, 8) if R.to_move(s) >= 0][:30]:
+        st[R.S_WINS:R.S_WINS + 2] = (2, 2)  # level: the partie runs to the packs' end
+        by_rollout = st.copy()
+        P.rollout(by_rollout, KV, PP, P.search_work(), W)
+        by_hand = st.copy()
+        while by_hand[R.S_PHASE] != R.PH_OVER:
+            move = P.heuristic_move(by_hand, KV, PP)
+            seat = R.to_move(by_hand)
+            if KV[R.KV_TARGET] - by_hand[R.S_WINS + 1 - seat] > 1:
+                assert P.exact_move_values(by_hand, KV, PP, sw, W, values)
+                if values[1 - move] > values[move] + 1e-9:
+                    move = 1 - move
+                    differ += 1
+            R.apply_move(by_hand, KV, move, W)
+        assert (by_rollout == by_hand).all()
+    assert differ >= 3  # the heuristic alone would have played other moves
+
+
 def test_the_solver_gives_up_beyond_its_budget():
     st = endgames(1, 54)[0]  # the partie's first decision: far too big to solve
     pp = R.policy_vector(D.DuelLasVegasKnobs(search_exact_nodes=1000))

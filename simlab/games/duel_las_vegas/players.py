@@ -14,32 +14,51 @@
   both packs' remaining contents follow by elimination).
 
   - **Exact endgame** (``exact_value``): once both packs together hold at most
-    ``search_exact_cards`` (10) cards, the partie is solved exactly: an expectimax over
+    ``search_exact_cards`` (12) cards, the partie is solved exactly: an expectimax over
     every order of both packs' remaining cards (each chance event — a draw, a tie's two
     draws, a round's first flips — enumerated card by card, Jokers merged as one
     weighted branch), both seats playing optimally to the end of the partie (+1 / 0 /
     -1). Nothing is approximated there; the move is the exact optimum (the heuristic's
     on an exact tie). It solves on a canonical (sorted) copy, so the real order is never
-    read. Past ``search_exact_nodes`` (300,000 positions, about 0.15 s) it gives up and
-    the lookahead decides. Measured (seed 7 and 11, 400 parties each, duplicate against
-    the heuristic): the same results, deal for deal, as without it — in the parties the
-    bots play, the small endgames are nearly all a deciding round at 5-5 or 4-5, where
-    conceding loses at once and drawing is forced, or positions where the lookahead
-    already finds the optimum.
+    read. A table keeps each solved decision, and each round start a concession leads
+    to, keyed by what decides the rest (each pack's remaining cards, the hands, the
+    rounds won): the same cards drawn in another order are solved once. Past
+    ``search_exact_nodes`` (10^6 moves played) it gives up and the lookahead decides.
+  - **How far exact can go** (measured with scripts/duel_exact_reach.py, not a test):
+    on decisions of heuristic parties with the rounds set level at 2-2 (the hardest:
+    the partie runs to the packs' end), the median solve played 217,000 moves at 10
+    cards (0.2 s), 4.0 x 10^6 at 12 (2.5 s) and about 5 x 10^7 at 14 (25 s; some
+    14-card solves pass 10^8). The distinct decisions grow about 8.5 times per 2 cards
+    (48,000 at 12 cards, 410,000 at 14). Without the table: 3.4 x 10^6 moves at 10 cards.
+    On the decisions the bots really meet (400 parties, seed 21), every 12-card solve
+    finished within 0.5 x 10^6 moves (0.33 s); 13 cards needed up to 5.6 x 10^6 (5 s).
+    At that growth a mid-partie position (50 to 100 cards) has more than 10^20 distinct
+    decisions: no exact dynamic programme reaches it, which is why the rest is
+    approximate.
   - **Monte Carlo lookahead** (everywhere else): a *world* is a re-shuffle of each
     pack's remaining cards (from the canonical order, with the seat's own decision
-    stream). In each world both moves are played out to the end of the partie by
-    heuristic players; the move other than the heuristic's is played only when its
-    paired mean gain over the worlds is ``search_z`` standard errors above zero: one
-    step of (conservative) policy improvement over the heuristic. This part is
-    approximate: the continuation is the heuristic, not the optimum, and 48 worlds
-    estimate it. An exact dynamic programme over both packs' remaining compositions
-    (about 2^54 x 2^54 subsets, times hands and score) is out of reach.
-  - **How close** (measured, not a test: about a minute): on 80 positions with 11 cards
-    left in both packs (seed 3, reached by heuristic play; 67 solved exactly within 10^7
-    positions), the Monte Carlo lookahead alone picks an optimal move in 65 (97 %) and
-    loses 0.033 points of partie per decision; 15 of the 67 had a gap above 0.02 and it
-    missed 2 of those.
+    stream). In each world both moves are played out to the end of the partie
+    (``rollout``): heuristic players, then the exact optimum at every decision once both
+    packs hold at most ``search_tail_cards`` (8) cards (the solver reads no order there
+    either). The move other than the heuristic's is played only when its paired mean
+    gain over the worlds is ``search_z`` standard errors above zero: one step of
+    (conservative) policy improvement over the heuristic-then-exact continuation. This
+    part is approximate: the continuation is the heuristic until the endgame, and 48
+    worlds estimate it.
+  - **How close, at the edge of the exact reach** (``duel_exact_reach.py gap``; each
+    unforced decision solved exactly): with 13 cards left (150 decisions, seed 3) the
+    lookahead alone (exact root off) picks an optimal move in 94 % of them and loses
+    0.0061 [-0.0004, +0.0125] points of partie per decision (heuristic playouts to the
+    end: 0.0112 [-0.0012, +0.0237]; 192 worlds instead of 48: 0.0051); the heuristic
+    picks an optimal move in 86 % and loses 0.0517 [+0.0118, +0.0915]. With 14 cards
+    left (100 decisions, seed 5): the lookahead 95 % and 0.0179 [-0.0068, +0.0426], the
+    heuristic 84 % and 0.0628 [+0.0213, +0.1043]. With 11 cards (where the player is now
+    exact): the lookahead with heuristic playouts 96.7 % and 0.0155.
+  - **Against the former player** (exact to 10 cards within 300,000 moves, heuristic
+    playouts), 2,000 parties in duplicate (seed 7): +0.001 [-0.000, +0.001] points a
+    deal (relative to the table). The endgames it now solves, and the exact tails of
+    its playouts, are rare in the parties bots play: each is better, few change a
+    result.
   - **One more step, not measurable yet** (``lookahead_outcomes``,
     scripts/duel_policy_improvement.py; about 20 minutes on 2 cores): on mid-partie
     positions (one decision drawn per partie of search players, outside the exact
@@ -84,8 +103,10 @@ from simlab.games.duel_las_vegas.rules import (
     PP_JOKER,
     PP_MAX_HAND,
     PP_NAIVE_SEAT,
+    PP_TAIL,
     PP_Z,
     S_JOK,
+    S_NAT,
     S_PHASE,
     S_PLY,
     S_POS,
@@ -142,17 +163,30 @@ FR_DECISION, FR_MOVE = 0, 1
  F_STAGE, N_F) = range(12)
 (V_TOTAL, V_FIRST, N_V) = range(3)
 MAX_FRAMES = 8 * EXACT_DEPTH  # a decision and the chance positions its moves read
+# the exact solver's table of solved decisions (a transposition table: the same position
+# is reached by many orders of the same draws), keyed by what decides the rest of the
+# partie: each pack's remaining cards, both hands, the rounds won and the seat to move
+TABLE_BITS = 18
+N_KEY = 5
+PROBES = 4
 
 
 @batch
-def search_work() -> tuple:
+def search_work(table_bits: int = TABLE_BITS) -> tuple:
     """Work arrays of a search seat: a world, a rollout's state, the move totals (Monte
-    Carlo lookahead); the exact solver's stack of positions and its node counter."""
+    Carlo lookahead); the exact solver's stack of positions, its node counter, its
+    frames, and its table of ``2**table_bits`` entries (keys, values, and the solve that
+    wrote each entry: an entry of an earlier solve is empty, so no solve ever reads
+    another's)."""
+    n = 1 << table_bits
     return (np.zeros(N_ST, dtype=np.int64), np.zeros(N_ST, dtype=np.int64),
             np.zeros(2, dtype=np.int64), np.zeros((EXACT_DEPTH, N_ST), dtype=np.int64),
             np.zeros(1, dtype=np.int64), np.zeros(2, dtype=np.float64),
             np.zeros((MAX_FRAMES, N_F), dtype=np.int64),
-            np.zeros((MAX_FRAMES, N_V), dtype=np.float64))
+            np.zeros((MAX_FRAMES, N_V), dtype=np.float64),
+            np.zeros((n, N_KEY), dtype=np.int64), np.zeros(n, dtype=np.float64),
+            np.zeros(n, dtype=np.int64), np.zeros(N_KEY + 1, dtype=np.int64),
+            np.zeros(2, dtype=np.float64))
 
 
 @hot
@@ -221,15 +255,87 @@ def push_frame(frames: np.ndarray, fvals: np.ndarray, top: int, kind: int, row: 
 
 
 @hot
+def position_key(st: np.ndarray, kv: np.ndarray, key: np.ndarray) -> None:
+    """``key[:N_KEY]``: what decides the rest of the partie at a decision, whatever the
+    order of the cards: each pack's remaining cards and each hand (natural-card mask,
+    Jokers above bit 52), the rounds won and the seat to move."""
+    size = kv[KV_SIZE]
+    for p in range(2):
+        rest = 0
+        jokers = 0
+        base = P_OFF + p * PACK_MAX
+        for i in range(st[S_POS + p], size):
+            c = st[base + i]
+            if c >= N_NATURAL:
+                jokers += 1
+            else:
+                rest |= 1 << c
+        key[p] = rest | (jokers << N_NATURAL)
+        key[2 + p] = st[S_NAT + p] | (st[S_JOK + p] << N_NATURAL)
+    key[4] = st[S_WINS] | (st[S_WINS + 1] << 8) | ((to_move(st) + 1) << 16)
+
+
+@hot
+def conceded_key(st: np.ndarray, kv: np.ndarray, key: np.ndarray) -> None:
+    """``key[:N_KEY]`` of the position after the seat to move concedes: the next round's
+    start (no hands, the opponent one round more), which many decisions share — every
+    hand conceded with the same cards left leads to it."""
+    position_key(st, kv, key)
+    key[2] = 0
+    key[3] = 0
+    key[4] = st[S_WINS] | (st[S_WINS + 1] << 8) | (3 << 16)
+    key[4] += 1 << (8 * (1 - to_move(st)))
+
+
+@hot
+def table_store(tkeys: np.ndarray, tvals: np.ndarray, tsolve: np.ndarray,
+                key: np.ndarray, value: float) -> None:
+    slot = table_slot(tkeys, tsolve, key)
+    if slot < 0:
+        slot = -1 - slot
+        for i in range(N_KEY):
+            tkeys[slot, i] = key[i]
+        tsolve[slot] = key[N_KEY]
+    tvals[slot] = value
+
+
+@hot
+def table_slot(tkeys: np.ndarray, tsolve: np.ndarray, key: np.ndarray) -> int:
+    """The slot holding ``key`` in this solve (>= 0), or -1 - the slot to write it to."""
+    solve = key[N_KEY]
+    h = 0
+    for i in range(N_KEY):  # a hash that never overflows int64 (the same uncompiled)
+        h = (h * 1_000_003 + (key[i] ^ (key[i] >> 29)) % 1_048_573) % 2_147_483_647
+    mask = tkeys.shape[0] - 1
+    first = h & mask
+    for k in range(PROBES):
+        s = (first + k) & mask
+        if tsolve[s] != solve:
+            return -1 - s  # empty in this solve
+        same = True
+        for i in range(N_KEY):
+            if tkeys[s, i] != key[i]:
+                same = False
+                break
+        if same:
+            return s
+    return -1 - first  # all taken: replace the first
+
+
+@hot
 def exact_value(stack: np.ndarray, kv: np.ndarray, seat: int, move: int,
                 frames: np.ndarray, fvals: np.ndarray, nodes: np.ndarray, budget: int,
-                work: np.ndarray) -> float:
+                work: np.ndarray, tkeys: np.ndarray, tvals: np.ndarray,
+                tsolve: np.ndarray, key: np.ndarray) -> float:
     """Exact value for ``seat`` (expected partie result, +1 / 0 / -1) of playing ``move``
     at the position ``stack[0]`` (the seat to move's move), both seats then playing
     optimally to the end of the partie, the order of each pack's remaining cards being
     uniformly random (all that the seats know). Nothing is approximated; ``nodes``
     counts the moves played, and past ``budget`` (or the stacks' depth) the solve is
-    abandoned (``nodes[0]`` set above the budget, the value meaningless)."""
+    abandoned (``nodes[0]`` set above the budget, the value meaningless). Each decision
+    solved is kept in the table (``tkeys``/``tvals``, entries of solve ``key[N_KEY]``)
+    and read back when the same position is reached again: only complete values are
+    written, so an abandoned solve leaves nothing wrong behind."""
     size = kv[KV_SIZE]
     top = push_frame(frames, fvals, -1, FR_MOVE, 0, move, 0, 0)
     ret = 0.0
@@ -244,6 +350,12 @@ def exact_value(stack: np.ndarray, kv: np.ndarray, seat: int, move: int,
                     ret = float(outcome(st, seat))
                     top -= 1
                     continue
+                position_key(st, kv, key)
+                slot = table_slot(tkeys, tsolve, key)
+                if slot >= 0:
+                    ret = tvals[slot]
+                    top -= 1
+                    continue
                 f[F_STAGE] = 1
                 top = push_frame(frames, fvals, top, FR_MOVE, f[F_ROW], CONCEDE, 0, 0)
             elif f[F_STAGE] == 1:
@@ -253,6 +365,8 @@ def exact_value(stack: np.ndarray, kv: np.ndarray, seat: int, move: int,
             else:
                 first = fvals[top, V_FIRST]
                 ret = max(first, ret) if to_move(st) == seat else min(first, ret)
+                position_key(st, kv, key)
+                table_store(tkeys, tvals, tsolve, key, ret)
                 top -= 1
             if top < 0:
                 nodes[0] = budget + 1  # frame stack overflow
@@ -260,7 +374,15 @@ def exact_value(stack: np.ndarray, kv: np.ndarray, seat: int, move: int,
             continue
         # a MOVE frame
         stage = f[F_STAGE]
+        conceding = f[F_MOVE] == CONCEDE and f[F_FIX0] == 0 and f[F_FIX1] == 0
         if stage == 0:
+            if conceding:
+                conceded_key(st, kv, key)
+                slot = table_slot(tkeys, tsolve, key)
+                if slot >= 0:
+                    ret = tvals[slot]
+                    top -= 1
+                    continue
             row = f[F_ROW]
             if row + 1 >= stack.shape[0]:
                 nodes[0] = budget + 1
@@ -298,6 +420,9 @@ def exact_value(stack: np.ndarray, kv: np.ndarray, seat: int, move: int,
             f[F_STAGE] = 1
             continue
         if stage == 3:  # the decision after the move came back
+            if conceding:
+                conceded_key(st, kv, key)
+                table_store(tkeys, tvals, tsolve, key, ret)
             top -= 1
             continue
         # stage 1: the next branch: the next card that is not a Joker already tried
@@ -313,6 +438,9 @@ def exact_value(stack: np.ndarray, kv: np.ndarray, seat: int, move: int,
             j += 1
         if j >= end:
             ret = fvals[top, V_TOTAL] / (end - at)
+            if conceding:
+                conceded_key(st, kv, key)
+                table_store(tkeys, tvals, tsolve, key, ret)
             top -= 1
             continue
         f[F_NEXT] = j
@@ -343,9 +471,30 @@ def exact_move_values(st: np.ndarray, kv: np.ndarray, pp: np.ndarray, sw: tuple,
     canonical_copy(st, kv, stack[0])
     nodes[0] = 0
     budget = pp[PP_EXACT_NODES]
+    key = sw[11]
+    key[N_KEY] += 1  # a new solve: the table's older entries read as empty
     for m in range(2):
-        values[m] = exact_value(stack, kv, seat, m, sw[6], sw[7], nodes, budget, work)
+        values[m] = exact_value(stack, kv, seat, m, sw[6], sw[7], nodes, budget, work,
+                                sw[8], sw[9], sw[10], key)
     return nodes[0] <= budget
+
+
+@hot
+def rollout(st: np.ndarray, kv: np.ndarray, pp: np.ndarray, sw: tuple, work: np.ndarray
+            ) -> None:
+    """Play a world's partie to its end as the lookahead values it: heuristic players,
+    then, once both packs together hold at most ``pp[PP_TAIL]`` cards, the exact optimum
+    at every decision (the exact solver on the canonical copy: a playout's seat does not
+    read its world's order either)."""
+    values = sw[12]
+    while st[S_PHASE] != PH_OVER:
+        m = heuristic_move(st, kv, pp)
+        if (cards_left(st, kv, 0) + cards_left(st, kv, 1) <= pp[PP_TAIL]
+                and kv[KV_TARGET] - st[S_WINS + 1 - to_move(st)] > 1
+                and exact_move_values(st, kv, pp, sw, work, values)
+                and values[1 - m] > values[m] + 1e-9):
+            m = 1 - m
+        apply_move(st, kv, m, work)
 
 
 @hot
@@ -383,7 +532,7 @@ def search_move(seed: np.uint64, index: int, sub: int, st: np.ndarray, kv: np.nd
         for m in range(2):  # CONCEDE, DRAW on the same world
             copy_state(world, roll)
             apply_move(roll, kv, m, work)
-            playout(roll, kv, pp, work)
+            rollout(roll, kv, pp, sw, work)
             total[m] += outcome(roll, seat)
         d = float(total[alt] - total[h]) - gain  # this world's paired difference
         gain += d
@@ -445,7 +594,7 @@ def lookahead_outcomes(seed: np.uint64, st: np.ndarray, kv: np.ndarray, pp: np.n
             copy_state(world, roll)
             apply_move(roll, kv, m, work)
             if continuation_worlds == 0:
-                playout(roll, kv, pp, work)
+                rollout(roll, kv, pp, sw, work)
             else:
                 # world w's own decision streams, the same for both moves
                 search_playout(seed, w + 1, roll, kv, pp, continuation_worlds, sw, work)

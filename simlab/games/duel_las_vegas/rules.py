@@ -109,13 +109,20 @@ class DuelLasVegasKnobs(Knobs):
     # +0.090 [+0.051, +0.129] points a partie more against the heuristic, on the same
     # 400 parties in duplicate (seeds 7 and 11); 64 worlds at 1.0: +0.080 [+0.033, +0.127]
     search_worlds: int = search.worlds_knob(48)
+    # 12 cards and 10^6 positions: every unforced 12-card decision of 400 heuristic
+    # parties (seed 21) solved within 0.5 x 10^6 positions (0.33 s at most), thanks to the
+    # solver's table; 13 cards needed up to 5.6 x 10^6 (5 s)
     search_exact_cards: int = knob(
-        10, "search player: solve the partie exactly (expectimax over every order of both "
+        12, "search player: solve the partie exactly (expectimax over every order of both "
         "packs' remaining cards, both seats optimal) once both packs together hold at "
         "most this many cards (0: never)", lo=0, hi=EXACT_MAX_CARDS, policy=True)
     search_exact_nodes: int = knob(
-        300_000, "search player: the exact solver gives up (back to the Monte Carlo "
+        1_000_000, "search player: the exact solver gives up (back to the Monte Carlo "
         "lookahead) beyond this many positions visited", lo=1, hi=10**8, policy=True)
+    search_tail_cards: int = knob(
+        8, "search player: in the Monte Carlo lookahead's playouts, play the exact "
+        "optimum (the same solver) once both packs together hold at most this many "
+        "cards (0: heuristic playouts to the end)", lo=0, hi=EXACT_MAX_CARDS, policy=True)
     search_z: float = knob(1.5, "search player: play the move other than the heuristic's "
                            "only when its mean gain over the worlds exceeds this many "
                            "standard errors (0: the plain best total)", lo=0.0, hi=10.0,
@@ -135,7 +142,7 @@ def knob_vector(k: DuelLasVegasKnobs) -> np.ndarray:
 
 
 (PP_GAP, PP_MAX_HAND, PP_Z, PP_JOKER, PP_EXACT_CARDS, PP_EXACT_NODES, PP_NAIVE_SEAT,
- N_PP) = range(8)
+ PP_TAIL, N_PP) = range(9)
 
 
 def policy_vector(k: DuelLasVegasKnobs) -> np.ndarray:
@@ -146,6 +153,7 @@ def policy_vector(k: DuelLasVegasKnobs) -> np.ndarray:
     v[PP_EXACT_CARDS] = k.search_exact_cards
     v[PP_EXACT_NODES] = k.search_exact_nodes
     v[PP_NAIVE_SEAT] = k.naive_seat
+    v[PP_TAIL] = k.search_tail_cards
     v[PP_Z] = round(k.search_z * 100)  # hundredths: the policy vector is int64
     return v
 

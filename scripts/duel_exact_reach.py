@@ -8,7 +8,7 @@ runs to the packs' end: the hardest endgames); printed: the exact solver's moves
 
 ``gap``: unforced decisions of heuristic parties with exactly CARDS cards left, each
 solved exactly; the search player with its exact root switched off (the lookahead alone,
-``--tail`` its playouts' exact tail, ``--worlds`` its worlds) and the heuristic are
+``--tail`` its playouts' exact tail, ``--worlds`` its worlds, ``--z`` its bar) and the heuristic are
 scored against the optimum: the share of optimal moves and the loss per decision
 (points of partie: +1 / -1 for the partie won / lost), with its 95 % interval.
 
@@ -73,9 +73,10 @@ def interval(x: np.ndarray) -> str:
     return f"{x.mean():.4f} [{x.mean() - half:+.4f}, {x.mean() + half:+.4f}]"
 
 
-def gap(total: int, n_positions: int, seed: int, tail: int, worlds: int) -> None:
+def gap(total: int, n_positions: int, seed: int, tail: int, worlds: int, z: float
+        ) -> None:
     lookahead = R.policy_vector(D.DuelLasVegasKnobs(search_exact_cards=0,
-                                                    search_tail_cards=tail))
+                                                    search_tail_cards=tail, search_z=z))
     sw, sw_search = P.search_work(), P.search_work()
     values = np.zeros(2)
     loss_search, loss_heuristic, gaps = [], [], []
@@ -102,7 +103,7 @@ def gap(total: int, n_positions: int, seed: int, tail: int, worlds: int) -> None
     print(f"{total} cards, {len(ls)} decisions (seed {seed}, "
           f"{time.perf_counter() - t0:.0f} s); {int((g > 0.02).sum())} worth more than "
           f"0.02 between the moves")
-    print(f"  lookahead ({worlds} worlds, exact tail {tail}): optimal "
+    print(f"  lookahead ({worlds} worlds, exact tail {tail}, z {z}): optimal "
           f"{np.mean(ls < 1e-9):.1%}, loss per decision {interval(ls)}")
     print(f"  heuristic: optimal {np.mean(lh < 1e-9):.1%}, loss per decision "
           f"{interval(lh)}")
@@ -121,11 +122,12 @@ def main() -> None:
     g.add_argument("--seed", type=int, default=3)
     g.add_argument("--tail", type=int, default=BIG.search_tail_cards)
     g.add_argument("--worlds", type=int, default=BIG.search_worlds)
+    g.add_argument("--z", type=float, default=BIG.search_z)
     a = ap.parse_args()
     if a.what == "reach":
         reach(a.cards, a.positions, a.seed)
     else:
-        gap(a.cards, a.positions, a.seed, a.tail, a.worlds)
+        gap(a.cards, a.positions, a.seed, a.tail, a.worlds, a.z)
 
 
 if __name__ == "__main__":

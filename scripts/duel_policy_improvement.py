@@ -2,7 +2,8 @@
 
 The exact solver covers endgames of at most ``search_exact_cards`` cards; before that
 the search player is one step of policy improvement over the heuristic (Monte Carlo
-lookahead, heuristic playouts). This script measures what a *second* step would add:
+lookahead; its playouts are heuristic until ``search_tail_cards`` cards are left, exact
+after). This script measures what a *second* step would add:
 on mid-partie positions (one decision drawn at random per partie, among those the
 exact solver does not cover, parties played by search players), each move is valued by
 playing the partie out with *search* players in ``--worlds`` re-shuffles of the packs

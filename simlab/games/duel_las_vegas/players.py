@@ -288,6 +288,14 @@ def conceded_key(st: np.ndarray, kv: np.ndarray, key: np.ndarray) -> None:
 
 
 @hot
+def table_get(tkeys: np.ndarray, tvals: np.ndarray, tsolve: np.ndarray, key: np.ndarray
+              ) -> float:
+    """The value kept for ``key`` in this solve, NaN if none."""
+    slot = table_slot(tkeys, tsolve, key)
+    return tvals[slot] if slot >= 0 else np.nan
+
+
+@hot
 def table_store(tkeys: np.ndarray, tvals: np.ndarray, tsolve: np.ndarray,
                 key: np.ndarray, value: float) -> None:
     slot = table_slot(tkeys, tsolve, key)
@@ -351,9 +359,9 @@ def exact_value(stack: np.ndarray, kv: np.ndarray, seat: int, move: int,
                     top -= 1
                     continue
                 position_key(st, kv, key)
-                slot = table_slot(tkeys, tsolve, key)
-                if slot >= 0:
-                    ret = tvals[slot]
+                kept = table_get(tkeys, tvals, tsolve, key)
+                if kept == kept:  # solved already (NaN: not in the table)
+                    ret = kept
                     top -= 1
                     continue
                 f[F_STAGE] = 1
@@ -378,9 +386,9 @@ def exact_value(stack: np.ndarray, kv: np.ndarray, seat: int, move: int,
         if stage == 0:
             if conceding:
                 conceded_key(st, kv, key)
-                slot = table_slot(tkeys, tsolve, key)
-                if slot >= 0:
-                    ret = tvals[slot]
+                kept = table_get(tkeys, tvals, tsolve, key)
+                if kept == kept:
+                    ret = kept
                     top -= 1
                     continue
             row = f[F_ROW]

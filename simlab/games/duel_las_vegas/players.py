@@ -59,12 +59,13 @@
     deal (relative to the table). The endgames it now solves, and the exact tails of
     its playouts, are rare in the parties bots play: each is better, few change a
     result.
-  - **One more step, not measurable yet** (``lookahead_outcomes``,
-    scripts/duel_policy_improvement.py; about 20 minutes on 2 cores): on mid-partie
+  - **One more step, in mid-partie, not measurable yet** (``lookahead_outcomes``,
+    scripts/duel_policy_improvement.py; about 20 minutes on 2 cores; measured on the
+    former player, exact to 10 cards with heuristic playouts): on mid-partie
     positions (one decision drawn per partie of search players, outside the exact
     solver's reach), each move is valued by playing the partie out with *search* players
     in 96 worlds. A two-step policy picks its move on half the worlds and is scored on
-    the other half. Its gain over this player was +0.013 [-0.002, +0.027] points per
+    the other half. Its gain over that player was +0.013 [-0.002, +0.027] points per
     decision on 200 positions (seed 4) and -0.006 [-0.016, +0.004] on 40 (seed 3). This
     player itself differs from the heuristic at about 1.5 % of decisions (3 of 200
     positions), worth +0.17 a partie over about 89 decisions a partie. A gain per

@@ -27,8 +27,8 @@
   - **How far exact can go** (measured with scripts/duel_exact_reach.py, not a test):
     on decisions of heuristic parties with the rounds set level at 2-2 (the hardest:
     the partie runs to the packs' end), the median solve played 217,000 moves at 10
-    cards (0.2 s), 4.0 x 10^6 at 12 (2.5 s) and about 5 x 10^7 at 14 (25 s; some
-    14-card solves pass 10^8). The distinct decisions grow about 8.5 times per 2 cards
+    cards (0.2 s), 4.0 x 10^6 at 12 (2.5 s); at 14, measured with a table of 2^22
+    entries, 4.8 x 10^7 (23 s). The distinct decisions grow about 8.5 times per 2 cards
     (48,000 at 12 cards, 410,000 at 14). Without the table: 3.4 x 10^6 moves at 10 cards.
     On the decisions the bots really meet (400 parties, seed 21), every 12-card solve
     finished within 0.5 x 10^6 moves (0.33 s); 13 cards needed up to 5.6 x 10^6 (5 s).

@@ -16,12 +16,28 @@ import itertools
 import math
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import polars as pl
 
+from simlab import stats
 from simlab.games.base import Game
-from simlab.metrics import MetricDef, MetricSet, compute, game_defs, on_rows
+from simlab.metrics import (
+    MOMENT_BATCH,
+    MetricDef,
+    MetricSet,
+    centred_matrix,
+    components,
+    compute,
+    estimate_of,
+    game_defs,
+    influence,
+    moments_of_values,
+    shown,
+    with_shown,
+)
 from simlab.progress import Progress
 from simlab.runner import Plan, execute, executor, game_ref, plan, run_chunk, run_tasks
 from simlab.stats import (
@@ -30,11 +46,10 @@ from simlab.stats import (
     Comparison,
     Estimate,
     PairedMoments,
-    aggregates,
     difference_from,
-    estimate_from,
     holm,
 )
+from simlab.sums import Moments, add_tables, cross_of, exact_sum
 
 INTERVALS_NOTE = ("intervals are unadjusted {pct} intervals, one metric at a time; only the Holm p-values "
                   "are adjusted (over the {m} distinct, estimable metrics), so an interval may exclude 0 "
@@ -147,65 +162,162 @@ def _label(p: Plan) -> str:
     return text
 
 
-# metrics per query: 2 x 12 value columns of 10^6 rows hold 190 MB
-PAIRED_BATCH = 12
 ROW_HASH_SEED = 20261127
 
 
-def _paired_aggregates(a: pl.Expr, b: pl.Expr, name: str) -> list[pl.Expr]:
-    """``stats.PairedMoments`` of value columns ``a`` and ``b`` as aggregates (NaN counts as
-    outside the base, as in ``stats.metric_difference``)."""
-    a, b = a.fill_nan(None), b.fill_nan(None)
-    da, db = a - a.mean(), b - b.mean()
-    return [a.count().alias(f"{name}na"), b.count().alias(f"{name}nb"),
-            (a.is_not_null() & b.is_not_null()).sum().alias(f"{name}shared"),
-            a.mean().alias(f"{name}ta"), b.mean().alias(f"{name}tb"),
-            (da * da).sum().alias(f"{name}ssa"), (db * db).sum().alias(f"{name}ssb"),
-            (da * db).sum().alias(f"{name}cross"),
-            (~a.eq_missing(b)).sum().alias(f"{name}differ"),
-            # row by row (the row number in the hash): equal arrays, equal hash
-            pl.struct(pl.int_range(pl.len()).alias("row"), a.alias("a"), b.alias("b"))
-            .hash(ROW_HASH_SEED).bitwise_xor().alias(f"{name}hash")]
+@dataclass(frozen=True)
+class PairedSums:
+    """What pairs one metric's A and B values deal by deal, as exact sums that add up
+    over any split of the deals: over the deals in both bases (``shared``) the sums of
+    A's parts, of B's parts and of their products; the deals where A and B differ (in
+    base or in value); and a hash of both, row by row (XOR of the rows' hashes)."""
+
+    shared: int
+    s_a: tuple
+    s_b: tuple
+    s_ab: tuple  # k_a x k_b
+    differ: int
+    row_hash: int
+
+    def __add__(self, other: PairedSums) -> PairedSums:
+        return PairedSums(self.shared + other.shared, add_tables(self.s_a, other.s_a),
+                          add_tables(self.s_b, other.s_b), add_tables(self.s_ab, other.s_ab),
+                          self.differ + other.differ, self.row_hash ^ other.row_hash)
 
 
-def _moments_from(row: dict, name: str, size: int) -> PairedMoments:
-    def num(x) -> float:
-        return math.nan if x is None else float(x)
+def _paired_sums(values_a: pl.DataFrame, values_b: pl.DataFrame, shape: list[tuple[int, int]],
+                 offset: int) -> list[PairedSums]:
+    """``PairedSums`` of each metric whose parts are columns ``u{i}_{j}`` of ``values_a``
+    and ``values_b`` (null outside each variant's rows; NaN counts as outside); row 0 is
+    deal ``offset`` of the run (the row hash numbers deals from the run's start)."""
+    both = pl.concat([values_a.rename(lambda c: "a" + c), values_b.rename(lambda c: "b" + c)],
+                     how="horizontal")
+    schema = both.schema
+    aggs: list[pl.Expr] = []
 
-    return PairedMoments(size, int(row[f"{name}na"]), int(row[f"{name}nb"]),
-                         int(row[f"{name}shared"]), num(row[f"{name}ta"]), num(row[f"{name}tb"]),
-                         num(row[f"{name}ssa"]) if row[f"{name}na"] else 0.0,
-                         num(row[f"{name}ssb"]) if row[f"{name}nb"] else 0.0,
-                         num(row[f"{name}cross"]) if row[f"{name}shared"] else 0.0,
-                         int(row[f"{name}differ"]) == 0, int(row[f"{name}hash"]))
+    def present(names: list[str]) -> pl.Expr:
+        return pl.all_horizontal([pl.col(c).is_not_null() for c in names]
+                                 + [pl.col(c).is_not_nan() for c in names if schema[c].is_float()])
 
-
-def paired_stats(frame_a: pl.DataFrame, frame_b: pl.DataFrame,
-                 pairs: list[tuple[MetricDef, MetricDef]], conf: float = DEFAULT_CONF
-                 ) -> list[tuple[Estimate, Estimate, PairedMoments]]:
-    """Per (A's metric, B's metric): A's estimate on ``frame_a``, B's on ``frame_b`` (as
-    ``metrics.evaluate`` gives them) and their ``PairedMoments``, from one polars query per
-    ``PAIRED_BATCH`` metrics. Each metric's per-row values are computed on its own frame, so
-    a ratio's or a deviation's frame-wide parts are each variant's own."""
-    size = frame_a.height
-    out: list[tuple[Estimate, Estimate, PairedMoments]] = []
-    for start in range(0, len(pairs), PAIRED_BATCH):
-        batch = pairs[start:start + PAIRED_BATCH]
-        values_a = frame_a.lazy().select([on_rows(da).alias(f"a{i}")
-                                          for i, (da, _) in enumerate(batch)])
-        values_b = frame_b.lazy().select([on_rows(db).alias(f"b{i}")
-                                          for i, (_, db) in enumerate(batch)])
-        aggs: list[pl.Expr] = []
-        for i, (da, db) in enumerate(batch):
-            aggs += aggregates(da.kind, pl.col(f"a{i}"), None, f"ea{i}_")
-            aggs += aggregates(db.kind, pl.col(f"b{i}"), None, f"eb{i}_")
-            aggs += _paired_aggregates(pl.col(f"a{i}"), pl.col(f"b{i}"), f"p{i}_")
-        row = (pl.concat([values_a, values_b], how="horizontal").select(aggs)
-               .collect(engine="in-memory").row(0, named=True))
-        out += [(estimate_from(da.kind, row, f"ea{i}_", conf),
-                 estimate_from(db.kind, row, f"eb{i}_", conf), _moments_from(row, f"p{i}_", size))
-                for i, (da, db) in enumerate(batch)]
+    row = pl.int_range(pl.len(), dtype=pl.Int64) + offset
+    for i, (ka, kb) in enumerate(shape):
+        names_a = [f"au{i}_{j}" for j in range(ka)]
+        names_b = [f"bu{i}_{j}" for j in range(kb)]
+        in_a, in_b = present(names_a), present(names_b)
+        shared = in_a & in_b
+        ints = {c: pl.when(shared).then(pl.col(c)).cast(pl.Int64, strict=False)
+                for c in names_a + names_b}
+        aggs.append(shared.sum().alias(f"n{i}"))
+        for c in names_a + names_b:
+            aggs.append(ints[c].sum().alias(f"s{c}"))
+            if schema[c].is_float():
+                col = pl.when(shared).then(pl.col(c))
+                aggs += [(col == col.round()).all().alias(f"int{c}"),
+                         col.abs().max().alias(f"top{c}")]
+            elif schema[c] != pl.Boolean:
+                aggs.append(pl.when(shared).then(pl.col(c)).cast(pl.Float64).abs().max()
+                            .alias(f"top{c}"))
+        aggs += [(ints[x] * ints[y]).sum().alias(f"p{x}{y}") for x in names_a for y in names_b]
+        same = pl.all_horizontal([pl.col(x).eq_missing(pl.col(y))
+                                  for x, y in zip(names_a, names_b, strict=False)])
+        aggs.append(((in_a != in_b) | (shared & ~same)).sum().alias(f"differ{i}"))
+        aggs.append(pl.struct(row.alias("row"), *[pl.when(in_a).then(pl.col(c)).alias(c) for c in names_a],
+                              *[pl.when(in_b).then(pl.col(c)).alias(c) for c in names_b])
+                    .hash(ROW_HASH_SEED).filter(in_a | in_b).bitwise_xor().alias(f"hash{i}"))
+    got = both.lazy().select(aggs).collect(engine="in-memory").row(0, named=True)
+    out = []
+    for i, (ka, kb) in enumerate(shape):
+        names_a = [f"au{i}_{j}" for j in range(ka)]
+        names_b = [f"bu{i}_{j}" for j in range(kb)]
+        n = int(got[f"n{i}"] or 0)
+        tops = [float(got.get(f"top{c}") or 1.0) for c in names_a + names_b]
+        exact = all(got.get(f"int{c}") is not False for c in names_a + names_b) and \
+            n * max(tops) ** 2 < 2.0 ** 62
+        if exact:
+            s_a = tuple(Fraction(int(got[f"s{c}"] or 0)) for c in names_a)
+            s_b = tuple(Fraction(int(got[f"s{c}"] or 0)) for c in names_b)
+            s_ab = tuple(tuple(Fraction(int(got[f"p{x}{y}"] or 0)) for y in names_b)
+                         for x in names_a)
+        else:  # values that are not integers: exact sums of the floats
+            ua = both.select([pl.col(c).cast(pl.Float64) for c in names_a]).to_numpy()
+            ub = both.select([pl.col(c).cast(pl.Float64) for c in names_b]).to_numpy()
+            keep = ~(np.isnan(ua).any(axis=1) | np.isnan(ub).any(axis=1))
+            ua, ub = ua[keep], ub[keep]
+            s_a = tuple(exact_sum(ua[:, j]) for j in range(ka))
+            s_b = tuple(exact_sum(ub[:, j]) for j in range(kb))
+            s_ab = cross_of(ua, ub)
+        out.append(PairedSums(n, s_a, s_b, s_ab, int(got[f"differ{i}"] or 0),
+                              int(got[f"hash{i}"] or 0)))
     return out
+
+
+PairedParts = tuple[Moments, Moments, PairedSums]
+
+
+def paired_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame,
+                 pairs: list[tuple[MetricDef, MetricDef]], offset: int = 0) -> list[PairedParts]:
+    """Per (A's metric, B's metric), on the same deals: A's ``Moments`` on ``frame_a``,
+    B's on ``frame_b``, and their ``PairedSums``. All exact: parts of any split of the
+    deals add up to those of the whole (``offset``: the first row's deal number)."""
+    out: list[PairedParts] = []
+    for start in range(0, len(pairs), MOMENT_BATCH):
+        batch = pairs[start:start + MOMENT_BATCH]
+        cols_a: list[pl.Expr] = []
+        cols_b: list[pl.Expr] = []
+        for i, (da, db) in enumerate(batch):
+            for d, cols in ((da, cols_a), (db, cols_b)):
+                rows, parts = components(d)
+                cols += [pl.when(rows).then(p).alias(f"u{i}_{j}") for j, p in enumerate(parts)]
+                if d.shown_if is not None:
+                    cols.append(d.shown_if.fill_null(False).sum().alias(f"shown{i}"))
+        values_a = stats.collect(frame_a.lazy().select(cols_a), frame_a)
+        values_b = stats.collect(frame_b.lazy().select(cols_b), frame_b)
+        shape_a = [len(components(da)[1]) for da, _ in batch]
+        shape_b = [len(components(db)[1]) for _, db in batch]
+        ma = with_shown(moments_of_values(values_a, shape_a), values_a, [da for da, _ in batch])
+        mb = with_shown(moments_of_values(values_b, shape_b), values_b, [db for _, db in batch])
+        values_a = values_a.select(pl.col(r"^u.*$"))
+        values_b = values_b.select(pl.col(r"^u.*$"))
+        ps = _paired_sums(values_a, values_b, list(zip(shape_a, shape_b, strict=True)), offset)
+        out += list(zip(ma, mb, ps, strict=True))
+    return out
+
+
+def merge_parts(chunks: list[list[PairedParts]]) -> list[PairedParts]:
+    """The parts of the whole from the parts of its chunks (in any order: exact sums)."""
+    out = chunks[0]
+    for more in chunks[1:]:
+        out = [(a + a2, b + b2, p + p2) for (a, b, p), (a2, b2, p2) in zip(out, more, strict=True)]
+    return out
+
+
+def paired_moments_of(da: MetricDef, db: MetricDef, parts: PairedParts, size: int) -> PairedMoments:
+    """``stats.PairedMoments`` from exact parts: each side's value and the sums of squares
+    and products of its per-deal influence values (gradient . (u - mean u) on its base),
+    the same as the per-row linearisations would give."""
+    ma, mb, ps = parts
+    ia, ib = influence(da, ma), influence(db, mb)
+    n_a = ma.n if ia is not None else 0
+    n_b = mb.n if ib is not None else 0
+    nan = math.nan
+    ssq_a = ssq_b = cross = 0.0
+    if ia is not None:
+        ga = np.array(ia[1])
+        ssq_a = float(ga @ centred_matrix(ma) @ ga)
+    if ib is not None:
+        gb = np.array(ib[1])
+        ssq_b = float(gb @ centred_matrix(mb) @ gb)
+    shared = ps.shared if ia is not None and ib is not None else 0
+    if shared:
+        mean_a = [s / ma.n for s in ma.s1]
+        mean_b = [s / mb.n for s in mb.s1]
+        x = np.array([[float(ps.s_ab[j][h] - mean_a[j] * ps.s_b[h] - mean_b[h] * ps.s_a[j]
+                             + shared * mean_a[j] * mean_b[h])
+                       for h in range(len(mean_b))] for j in range(len(mean_a))])
+        cross = float(np.array(ia[1]) @ x @ np.array(ib[1]))
+    return PairedMoments(size, n_a, n_b, shared, ia[0] if ia is not None else nan,
+                         ib[0] if ib is not None else nan, max(ssq_a, 0.0), max(ssq_b, 0.0),
+                         cross, ps.differ == 0, ps.row_hash)
 
 
 def _signature(m: PairedMoments) -> tuple:
@@ -226,10 +338,31 @@ def compare_frames(game: Game, knobs_a, frame_a: pl.DataFrame, frame_b: pl.DataF
     identical in A and B on every deal, are not tested. ``keys`` keeps only those metrics."""
     if frame_a.height != frame_b.height:
         raise ValueError("compared frames must hold the same deals")
+    pairs = candidate_pairs(game, knobs_a, knobs_b, level, keys, frame_a, frame_b)
+    return compare_rows(pairs, paired_parts(frame_a, frame_b, pairs), frame_a.height, conf)
+
+
+def candidate_pairs(game: Game, knobs_a, knobs_b, level: str, keys: Collection[str] | None,
+                    frame_a: pl.DataFrame | pl.LazyFrame, frame_b: pl.DataFrame | pl.LazyFrame | None = None
+                    ) -> list[tuple[MetricDef, MetricDef]]:
+    """(A's metric, B's metric) for every key both variants define (``knobs_b`` None: A's
+    knobs), on frames of these columns; ``keys`` keeps only those metrics."""
+    frame_b = frame_a if frame_b is None else frame_b
     defs_b = {d.key: d for d in game_defs(game, frame_b, knobs_a if knobs_b is None else knobs_b, level)}
-    pairs = [(d, defs_b[d.key]) for d in game_defs(game, frame_a, knobs_a, level)
-             if d.key in defs_b and (keys is None or d.key in keys)]
-    found = paired_stats(frame_a, frame_b, pairs, conf)
+    return [(d, defs_b[d.key]) for d in game_defs(game, frame_a, knobs_a, level)
+            if d.key in defs_b and (keys is None or d.key in keys)]
+
+
+def compare_rows(pairs: list[tuple[MetricDef, MetricDef]], parts: list[PairedParts], size: int,
+                 conf: float = DEFAULT_CONF) -> list[CompareRow]:
+    """The comparison's rows from each pair's exact parts (``paired_parts``, or the sum of
+    its chunks'), over ``size`` deals; a metric either variant does not show (its
+    ``min_n`` or ``shown_if``) is left out."""
+    kept = [(pair, p) for pair, p in zip(pairs, parts, strict=True)
+            if shown(pair[0], p[0]) and shown(pair[1], p[1])]
+    pairs = [pair for pair, _ in kept]
+    found = [(estimate_of(da, p[0], conf), estimate_of(db, p[1], conf),
+              paired_moments_of(da, db, p, size)) for (da, db), p in kept]
     diffs = [difference_from(m, da.kind, conf) for (da, _), (_, _, m) in zip(pairs, found, strict=True)]
     # Metrics with the same per-deal values in A and B have the same moments and row hash:
     # the earliest is the original.

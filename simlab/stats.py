@@ -398,7 +398,7 @@ def estimate_from(kind: str, row: dict, name: str, conf: float = DEFAULT_CONF) -
     return mean(m=math.nan if m is None else m, sd=math.nan if sd is None else sd, n=n, conf=conf)
 
 
-def _collect(lf: pl.LazyFrame, frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+def collect(lf: pl.LazyFrame, frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     # A frame in memory: polars' in-memory engine (its default "auto" engine took 2.5 s
     # rather than 1.0 s for a report's metrics over 10^6 rows, same values); a query of
     # files keeps the default, which can stream.
@@ -414,7 +414,7 @@ def estimates(frame: pl.DataFrame | pl.LazyFrame,
         return []
     cols = [c for i, (kind, expr, where) in enumerate(specs)
             for c in aggregates(kind, expr, where, f"e{i}_")]
-    row = _collect(frame.lazy().select(cols), frame).row(0, named=True)
+    row = collect(frame.lazy().select(cols), frame).row(0, named=True)
     return [estimate_from(kind, row, f"e{i}_", conf) for i, (kind, _, _) in enumerate(specs)]
 
 
@@ -422,7 +422,7 @@ def true_and_counted(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr,
                      where: pl.Expr | None = None) -> tuple[int, int]:
     """(rows where boolean ``expr`` holds, rows with a value), among ``where`` rows: a
     rate's sufficient statistics, which add up exactly over chunks of rows."""
-    row = _collect(frame.lazy().select(aggregates("rate", expr, where, "")), frame).row(0, named=True)
+    row = collect(frame.lazy().select(aggregates("rate", expr, where, "")), frame).row(0, named=True)
     return int(row["k"] or 0), int(row["n"] or 0)
 
 

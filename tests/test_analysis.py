@@ -199,9 +199,11 @@ def test_compare_frames_one_query_equals_metric_by_metric(game, level, n, b):
 
     r = compare_runs(game, n, b=b, seed=2, level=level)
     rows = compare_frames(r.game, r.plan_a.knobs, r.frame_a, r.frame_b, level, knobs_b=r.plan_b.knobs)
-    defs_b = {d.key: d for d in game_defs(r.game, r.frame_b, r.plan_b.knobs, level)}
-    pairs = [(d, defs_b[d.key]) for d in game_defs(r.game, r.frame_a, r.plan_a.knobs, level)
-             if d.key in defs_b]
+    # the metrics both variants show (a metric that never happens in one is left out)
+    defs_b = {m.key: m.definition for m in evaluate(
+        r.frame_b, game_defs(r.game, r.frame_b, r.plan_b.knobs, level))}
+    pairs = [(m.definition, defs_b[m.key]) for m in evaluate(
+        r.frame_a, game_defs(r.game, r.frame_a, r.plan_a.knobs, level)) if m.key in defs_b]
     assert [row.key for row in rows] == [d.key for d, _ in pairs] and len(rows) > 10
     seen: list[tuple[np.ndarray, np.ndarray, str]] = []
     derived = 0

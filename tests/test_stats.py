@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import polars as pl
 import pytest
 
+from simlab import stats
 from simlab.stats import holm, mean, mean_of, paired_difference, proportion, rate
 
 
@@ -183,29 +185,74 @@ def test_distributions_are_scipy_stats_values():
     assert st.t_ppf(0.975, 10) == pytest.approx(2.228139, abs=1e-6)
 
 
-def test_a_metric_set_in_one_query_equals_each_metric_alone():
-    """metrics.evaluate puts every metric's aggregates into one polars query (in-memory
-    engine): the same estimates, to the last bit, as each metric queried alone; a lazy
-    query (polars' default engine, which may stream) sums in another order, so its
-    standard deviations may differ in the last bits only."""
+@pytest.mark.parametrize("game,level,n,params,group", [
+    ("tarot", "deal", 20_000, {}, 1), ("sept", "match", 300, {}, 1),
+    ("president", "deal", 6_000, {"deal_titles": "random", "players": 6}, 1),
+    ("tarot_4_saisons", "deal", 6_000, {}, 1),
+    # a manche's parts are consecutive rows, measured together: cut between manches
+    ("tarot_double_detente", "deal", 6_000, {"opt_modifications": True}, 2)])
+def test_metrics_add_up_exactly_over_any_split_of_the_rows(game, level, n, params, group):
+    """metrics.evaluate works from exact sums (``metric_moments``): the moments of any
+    split of the rows, added, give the whole frame's estimates to the last bit, and the
+    same metrics shown (``min_n``, ``shown_if``: what lets workers measure their own
+    chunks); and each estimate equals the direct one on its per-row values (a ratio's or a
+    deviation's linearisation) to rounding."""
     import simlab
     from simlab import metrics
     from simlab.games import get_game
-    from simlab.stats import mean_of
+    from simlab.stats import mean
 
-    g = get_game("tarot")
-    frame = simlab.simulate("tarot", 20_000, seed=4)
-    defs = metrics.game_defs(g, frame, g.make_knobs({}), "deal")
-    assert len(defs) > 20 and {d.kind for d in defs} == {"rate", "mean"}
-    together = [m.estimate for m in metrics.evaluate(frame, defs)]
-    alone = [(rate if d.kind == "rate" else mean_of)(frame, d.expr, d.where) for d in defs]
-    lazy = [(rate if d.kind == "rate" else mean_of)(frame.lazy(), d.expr, d.where) for d in defs]
+    g = get_game(game)
+    frame = simlab.simulate(game, n, seed=4, level=level, params=params)
+    defs = metrics.game_defs(g, frame, g.make_knobs(params), level)
+    assert len(defs) > 10
+    if game in ("tarot", "sept"):
+        assert any(isinstance(d.expr, metrics.Derived) for d in defs)
+    if game != "sept":  # metrics the data decide to show, some shown and some not
+        conditional = [d for d in defs if d.min_n or d.shown_if is not None]
+        shown_keys = {m.key for m in metrics.evaluate(frame, conditional)}
+        assert shown_keys and (game == "tarot_double_detente" or len(shown_keys) < len(conditional))
+    whole = [metrics.estimate_of(d, m) for d, m in zip(defs, metrics.metric_moments(frame, defs),
+                                                       strict=True)]
+    shown = [m.key for m in metrics.evaluate(frame, defs)]
+    for cuts in ([n // 3, n // 2], [1, 2, n - 7], [n // 10 * k for k in range(1, 10)]):
+        cuts = [c // group * group for c in cuts]
+        parts = [frame.slice(a, b - a) for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
+        added = metrics.metric_moments(parts[0], defs)
+        for p in parts[1:]:
+            added = [x + y for x, y in zip(added, metrics.metric_moments(p.lazy(), defs),
+                                           strict=True)]
+        split = [metrics.estimate_of(d, m) for d, m in zip(defs, added, strict=True)]
+        assert [dataclasses.astuple(e) for e in split] == [dataclasses.astuple(e) for e in whole]
+        assert [d.key for d, m in zip(defs, added, strict=True) if metrics.shown(d, m)] == shown
+    for d, e in zip(defs, whole, strict=True):
+        v = metrics.row_values(frame, d).fill_nan(None).drop_nulls()
+        ref = (stats.proportion(int(v.sum()), v.len()) if metrics.form_of(d) == "rate"
+               else mean(v))
+        assert e.n == ref.n, d.key
+        for x, y in ((e.value, ref.value), (e.lo, ref.lo), (e.hi, ref.hi)):
+            assert x == pytest.approx(y, rel=1e-12, abs=1e-15, nan_ok=True), d.key
 
-    def same(a, b):
-        return a == b or (a.n == b.n and math.isnan(a.value) and math.isnan(b.value))
 
-    assert all(same(a, b) for a, b in zip(together, alone, strict=True))
-    for a, b in zip(together, lazy, strict=True):
-        assert a.n == b.n and (same(a, b) or (a.value == pytest.approx(b.value, rel=1e-12)
-                                              and a.lo == pytest.approx(b.lo, rel=1e-12)
-                                              and a.hi == pytest.approx(b.hi, rel=1e-12)))
+def test_exact_sums_are_exact():
+    """sums.exact_sum equals the rational sum of the floats, whatever their sizes and
+    signs, and whatever order or split they come in."""
+    from fractions import Fraction
+
+    from simlab.sums import exact_dot, exact_sum
+
+    r = np.random.default_rng(3)
+    x = np.concatenate([r.normal(size=500) * 10.0 ** r.integers(-300, 300, size=500),
+                        r.integers(-10**6, 10**6, size=500).astype(float), [0.0, -0.0, 5e-324, 1 / 3]])
+    r.shuffle(x)
+    want = sum((Fraction(v) for v in x.tolist()), Fraction(0))
+    assert exact_sum(x) == want
+    assert exact_sum(x[:700]) + exact_sum(x[700:]) == want
+    assert exact_sum(x[::-1]) == want
+    ints = r.integers(-2**40, 2**40, size=1000).astype(float)
+    assert exact_sum(ints) == sum(int(v) for v in ints.tolist())
+    assert math.isnan(exact_sum(np.array([1.0, math.inf])))
+    y = r.normal(size=x.size)
+    assert exact_dot(x / 1e150, y) == sum((Fraction(u) * Fraction(v) for u, v in
+                                           zip((x / 1e150).tolist(), y.tolist(), strict=True)),
+                                          Fraction(0))

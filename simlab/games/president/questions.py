@@ -88,8 +88,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
         prevs = {f"prev_title_s{i}" for i in seats}
         places = {f"place_s{i}" for i in seats}
         exchanged = pl.col("exchanged")
-        has = (prevs | titles | {"exchanged"}) <= cols and bool(
-            lf.select(exchanged.any()).collect().item())
+        # the role-chain metrics are shown when some deal starts from previous titles
+        has = (prevs | titles | {"exchanged"}) <= cols
         # the Vice-vice titles exist when the frame's title labels have them
         labels = lf.collect_schema().get("title_s0")
         order = titles_for(n, isinstance(labels, pl.Enum)
@@ -115,12 +115,12 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
                             "lead" if head else "")
                     if k == 1:
                         add(prevs | titles | {"exchanged"}, key, text, pl.any_horizontal(hits),
-                            exchanged, headline=head, note=note)
+                            exchanged, headline=head, note=note, shown_if=exchanged)
                     else:  # two Neutres at 6 players: the share of them
                         add(prevs | titles | {"exchanged"}, key, text,
                             sum(h.cast(pl.Float64) for h in hits) / k, exchanged,
                             kind="mean", unit="share", note="per deal, the share of the "
-                            f"{k} previous {TITLE_TEXT[a]}s")
+                            f"{k} previous {TITLE_TEXT[a]}s", shown_if=exchanged)
             # 2. the exchange's strength: where the previous titles finish
             for a in ("president", "trou_du_cul"):
                 place = pl.lit(None, dtype=pl.Float64)
@@ -132,7 +132,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
                     exchanged, kind="mean", unit="place",
                     note=f"{(n + 1) / 2:g} if titles carried nothing; `simlab compare "
                          "president --a \"deal_titles=random\" --b \"deal_titles=random "
-                         "exchange_top=0 exchange_vice=0\"` removes the exchanges")
+                         "exchange_top=0 exchange_vice=0\"` removes the exchanges", shown_if=exchanged)
                 if a == "trou_du_cul":
                     top = pl.any_horizontal([((title(i, "prev_title_s") == a)
                                               & (pl.col(f"place_s{i}") <= n // 2))
@@ -140,7 +140,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
                     add(prevs | places | {"exchanged"}, "q3.trou.top_half", "the previous "
                         f"Trou du cul finishes in the top {n // 2}", top, exchanged,
                         headline=True, note="he receives the worst cards but leads; "
-                        "compare `tdc_leads=false` to see what the lead is worth")
+                        "compare `tdc_leads=false` to see what the lead is worth", shown_if=exchanged)
         # 3. the first leader's advantage
         lead = {"leader"} | places
         lplace = pl.lit(None, dtype=pl.Float64)
@@ -158,26 +158,24 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
             for sel, text, tag in ((~exchanged, "on first deals (the dealer's left)", "first"),
                                    (exchanged, "after the exchanges (the Trou du cul)",
                                     "exchanged")):
-                if not lf.select(sel.any()).collect().item():
-                    continue
                 add(lead | {"president", "exchanged"}, f"q3.leader.president.{tag}",
                     f"the first leader goes out first, {text}",
-                    pl.col("president") == pl.col("leader"), sel)
+                    pl.col("president") == pl.col("leader"), sel, shown_if=sel)
         # 5. extra-card seats (5-6 players, unequal hands)
         cards = [pl.col(f"cards_s{i}") for i in seats]
         most, least = pl.max_horizontal(cards), pl.min_horizontal(cards)
         unequal = most != least
         ccols = {f"cards_s{i}" for i in seats}
-        if ccols <= cols and lf.select(unequal.any()).collect().item():
+        if ccols <= cols:  # shown when hands are unequal (5-6 players)
             extra = [pl.col(f"cards_s{i}") == most for i in seats]
             n_extra = sum(e.cast(pl.Float64) for e in extra)
             pres_extra = pl.any_horizontal([(pl.col("president") == i) & extra[i]
                                             for i in seats])
             add(ccols | {"president"}, "q5.extra.president", "the Président was dealt an "
                 "extra card", pres_extra, unequal, headline=True,
-                note="compare q5.extra.share (what chance alone gives)")
+                note="compare q5.extra.share (what chance alone gives)", shown_if=unequal)
             add(ccols, "q5.extra.share", "share of the seats dealt an extra card", n_extra / n,
-                unequal, kind="mean", unit="share")
+                unequal, kind="mean", unit="share", shown_if=unequal)
             place_extra = sum(pl.when(extra[i]).then(pl.col(f"place_s{i}")).otherwise(0)
                               for i in seats) / n_extra
             place_other = sum(pl.when(extra[i]).then(0).otherwise(pl.col(f"place_s{i}"))
@@ -188,11 +186,12 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
                 note="1 = first out; the extra cards always go to the first seats from the "
                      "dealer's left, the first of whom leads the first deal, so this gap "
                      "mixes the card with the position; the report's findings measure the "
-                     "card alone against equal_hands=true on the same deals")
+                     "card alone against equal_hands=true on the same deals", shown_if=unequal)
             add(ccols | places | {"dealer"}, "q5.extra_seats.place", "mean place of the "
                 f"seats dealt an extra card ({_extra_positions(n)})", extra_seats_place(n),
                 unequal, kind="mean", unit="place",
-                note=f"{(n + 1) / 2:g} if neither the card nor the position mattered")
+                note=f"{(n + 1) / 2:g} if neither the card nor the position mattered",
+                shown_if=unequal)
         # 6. the equal-rank skip
         add({"n_skips"}, "q6.skip_any", "deals with at least one equal-rank skip",
             pl.col("n_skips") > 0, headline=True,

@@ -46,8 +46,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
     taker plays alone; 5 Petit au bout frequency, camp and swing per contract; 6 the
     success of a camp that shows a poignée; 7 redeals (petit sec, all pass); 8 slams.
     Match level: 4 and 7 as shares pooled over matches. Only metrics whose columns the
-    frame has (and, for the hand-value buckets, those holding at least two of the frame's
-    takes) are returned."""
+    frame has are returned; a hand-value bucket is shown when it holds at least two
+    takes (``MetricDef.min_n``)."""
     cols = set(frame.lazy().collect_schema().names())
     n = _n_seats(cols, knobs)
     k = knobs if isinstance(knobs, TarotKnobs) else TarotKnobs(players=n)
@@ -105,26 +105,21 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
         add(sc, "q2.positive", "the taker's mark is positive", taker_score > 0, taken,
             headline=True)
         if "taker_value" in cols:
-            takes = (frame.lazy().filter(taken)
-                     .select("taker_value", contract.alias("contract")).collect())
+            # a bucket is shown when it holds takes enough for an interval (two)
             for key, text, cond in _value_buckets():
-                here = takes.filter(cond)
-                if here.height < 2:  # only buckets with takes enough for an interval
-                    continue
                 sel = taken & cond
                 add(sc | {"taker_value"}, f"q2.score.v{key}", f"taker's mark per deal, "
                     f"{text}", taker_score, sel, kind="mean", unit="points",
                     note="hand value: the heuristic's bidding count of the taker's hand "
                          f"before the chien (bids at {k.bid_prise}/{k.bid_garde}/"
-                         f"{k.bid_garde_sans}/{k.bid_garde_contre})")
+                         f"{k.bid_garde_sans}/{k.bid_garde_contre})", min_n=2)
                 add(sc | {"taker_value"}, f"q2.success.v{key}", f"taker success, {text}",
-                    made, sel)
-                if (here["contract"] == "prise").sum() >= 2:
-                    add(sc | {"taker_value"}, f"q2.prise.score.v{key}", f"taker's mark per "
-                        f"Prise, {text}", taker_score, sel & (contract == "prise"),
-                        kind="mean", unit="points",
-                        note="a positive mean: Prise is +EV for these bidders in "
-                             "that bucket")
+                    made, sel, min_n=2)
+                add(sc | {"taker_value"}, f"q2.prise.score.v{key}", f"taker's mark per "
+                    f"Prise, {text}", taker_score, sel & (contract == "prise"),
+                    kind="mean", unit="points",
+                    note="a positive mean: Prise is +EV for these bidders in "
+                         "that bucket", min_n=2)
         # 3. seat effect: the dealer's right speaks first and leads
         for j in range(n):
             pos = "the dealer" if j == 0 else ("the dealer's right" if j == 1 else

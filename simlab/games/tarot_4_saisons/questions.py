@@ -78,25 +78,21 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
         opp_game = (sum(pl.col(f"game_s{i}").cast(pl.Float64) for i in seats) - taker_game) / 2
         net = taker_game - opp_game
         bid = {"taker", "made", "contract"}
-        counts: dict[str, int] = {}
-        if {"taker", "contract"} <= cols:
-            counts = dict(lf.filter(taken).group_by(contract.alias("c")).len().collect()
-                          .iter_rows())
-        # 1. winning bids: share, success and the taker's net game mark per contract
+        # 1. winning bids: share, success and the taker's net game mark per contract (a
+        # contract is shown when some deal is taken at it; its net mark, from two takes)
         for c in CONTRACTS:
-            if counts.get(c, 0) < 1:
-                continue
             sel = taken & (contract == c)
             text = c.replace("_", " ")
             add({"taker", "contract"}, f"q1.share.{c}", f"share of winning bids: {text}",
-                contract == c, taken)
+                contract == c, taken, shown_if=sel)
             add(bid, f"q1.success.{c}", f"taker success, {text}", made, sel, headline=True,
                 note="2+2 and 3 cartes share the simple stake 4 (3 with the option): "
-                     "compare their success and net marks" if c == "2+2_simple" else "")
-            if counts[c] >= 2:
-                add(bid | games, f"q1.net.{c}", f"taker's net game mark, {text}", net, sel,
-                    kind="mean", unit="points",
-                    note="the taker's game mark minus an opponent's (-stake when failed)")
+                     "compare their success and net marks" if c == "2+2_simple" else "",
+                shown_if=sel)
+            add(bid | games, f"q1.net.{c}", f"taker's net game mark, {text}", net, sel,
+                kind="mean", unit="points",
+                note="the taker's game mark minus an opponent's (-stake when failed)",
+                shown_if=sel, min_n=2)
         # 2. simple against clear
         need2 = {"taker", "clear", "made"}
         add(need2, "q2.clear", "winning bid on the clear ladder (share of takes)",
@@ -141,15 +137,11 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: Tarot4SaisonsKnob
         add(need_cf, "q2.clear_pays", "the clear version of the take pays more than the "
             "simple one", cf_clear > cf_simple, taken, headline=True,
             note="> 0 means the clear ladder is sometimes worth bidding; " + note_cf)
-        rungs: dict[str, int] = {}
-        if {"taker", "rung"} <= cols:
-            rungs = dict(lf.filter(taken).group_by(rung.alias("r")).len().collect()
-                         .iter_rows())
-        for r in RUNGS:
-            if rungs.get(r, 0) >= 2:
-                add(need_cf, f"q2.cf.gain.{r}", f"clear minus simple counterfactual net "
-                    f"mark, takes at rung {r}", cf_clear - cf_simple, taken & (rung == r),
-                    kind="mean", unit="points", note="positive: bid this rung clear")
+        for r in RUNGS:  # shown from two takes at the rung
+            add(need_cf | {"rung"}, f"q2.cf.gain.{r}", f"clear minus simple counterfactual "
+                f"net mark, takes at rung {r}", cf_clear - cf_simple, taken & (rung == r),
+                kind="mean", unit="points", note="positive: bid this rung clear",
+                shown_if=taken & (rung == r), min_n=2)
         # 3. seat effect by position from the dealer (dealer + 1 bids and leads first)
         rel = (taker - pl.col("dealer")) % NP
         for j in seats:

@@ -125,37 +125,31 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: DetenteKnobs | No
         add(aces, "q4.as_gagnant.count", f"tricks won with a suit 1 per {part_name}", n_aces,
             kind="mean", unit="tricks")
         # 5. Modifications (only when the frame has them)
+        # (each shown when some part has a modifier; a modifier's exact rate from two)
         if {"modifier", "turned_card"} <= cols:
-            mods = (lf.select(pl.col("modifier").cast(pl.String).alias("m")).drop_nulls()
-                    .group_by("m").len().collect())
-            present = dict(mods.iter_rows())
-            if present:
-                mod = pl.col("modifier").cast(pl.String)
-                modded = mod.is_not_null()
-                hidden = pl.col("turned_card").cast(pl.String) == "Excuse"
-                note5 = ("the trick winners under the normal order are not recorded; "
-                         + COMPARE + ' -n 200000 --a "opt_modifications=true" --b '
-                         '"opt_modifications=true"` cannot pair them either (the turned '
-                         "card changes the pile), so the exact rate stands for the effect")
-                for m in MODIFIERS[1:]:
-                    if present.get(m, 0) < 1:
-                        continue
-                    add(hits | {"modifier"}, f"q5.modifier.{m}", f"modifier {m} (share "
-                        "of modified parts)", mod == m, modded)
-                    if present[m] >= 2:
-                        add(hits | {"modifier"}, f"q5.hit.{m}", f"exact contracts under "
-                            f"modifier {m}", hit_share, modded & (mod == m), kind="mean",
-                            unit="share", headline=m == "reversed",
-                            note=note5 if m == "reversed" else "")
-                add(hits | {"modifier", "turned_card"}, "q5.hidden", "the Excuse is turned: "
-                    "the modifier is hidden during the contracts (share of modified parts)",
-                    hidden, modded)
-                add(hits | {"modifier", "turned_card"}, "q5.hit.hidden", "exact contracts "
-                    "when the modifier was hidden during the contracts", hit_share,
-                    modded & hidden, kind="mean", unit="share", headline=True)
-                add(hits | {"modifier", "turned_card"}, "q5.hit.visible", "exact contracts "
-                    "when the modifier was known during the contracts", hit_share,
-                    modded & ~hidden, kind="mean", unit="share")
+            mod = pl.col("modifier").cast(pl.String)
+            modded = mod.is_not_null()
+            hidden = pl.col("turned_card").cast(pl.String) == "Excuse"
+            note5 = ("the trick winners under the normal order are not recorded; "
+                     + COMPARE + ' -n 200000 --a "opt_modifications=true" --b '
+                     '"opt_modifications=true"` cannot pair them either (the turned '
+                     "card changes the pile), so the exact rate stands for the effect")
+            for m in MODIFIERS[1:]:
+                add(hits | {"modifier"}, f"q5.modifier.{m}", f"modifier {m} (share "
+                    "of modified parts)", mod == m, modded, shown_if=mod == m)
+                add(hits | {"modifier"}, f"q5.hit.{m}", f"exact contracts under "
+                    f"modifier {m}", hit_share, modded & (mod == m), kind="mean",
+                    unit="share", headline=m == "reversed",
+                    note=note5 if m == "reversed" else "", shown_if=mod == m, min_n=2)
+            add(hits | {"modifier", "turned_card"}, "q5.hidden", "the Excuse is turned: "
+                "the modifier is hidden during the contracts (share of modified parts)",
+                hidden, modded, shown_if=modded)
+            add(hits | {"modifier", "turned_card"}, "q5.hit.hidden", "exact contracts "
+                "when the modifier was hidden during the contracts", hit_share,
+                modded & hidden, kind="mean", unit="share", headline=True, shown_if=modded)
+            add(hits | {"modifier", "turned_card"}, "q5.hit.visible", "exact contracts "
+                "when the modifier was known during the contracts", hit_share,
+                modded & ~hidden, kind="mean", unit="share", shown_if=modded)
         # 6. 2 players: the second speaker's hook handicap
         if n == 2:
             note6 = ("the hook binds the second speaker (the dealer); without it: "
@@ -230,19 +224,19 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: DetenteKnobs | No
             "totals around the match mean (root mean square)", root_mean(sq, everything),
             kind="mean", unit="points", note="delta-method interval")
         need_tor = {"n_tout_ou_rien", "n_tout_ou_rien_made", "tout_ou_rien_points"}
-        if need_tor <= cols and (lf.select(pl.col("n_tout_ou_rien").sum()).collect().item()
-                                 or 0) > 0:
+        if need_tor <= cols:  # shown when some match has a declaration
             decl = pl.col("n_tout_ou_rien")
             add(need_tor, "q4.tor.per_match", "tout ou rien declarations per match", decl,
-                kind="mean", unit="declarations")
+                kind="mean", unit="declarations", shown_if=decl > 0)
             add(need_tor, "q4.tor.success", "tout ou rien made exactly (share of "
                 "declarations, pooled)", ratio_of_sums(pl.col("n_tout_ou_rien_made"), decl,
                                                         everything),
-                kind="mean", unit="share", headline=True, note="delta-method interval")
+                kind="mean", unit="share", headline=True, note="delta-method interval",
+                shown_if=decl > 0)
             add(need_tor, "q4.tor.swing", "points a named opponent loses per tout ou rien "
                 "declared (pooled)", ratio_of_sums(pl.col("tout_ou_rien_points"), decl,
                                                     everything),
                 kind="mean", unit="points", note="a failed declaration costs the declarer "
-                "his part's mark instead; delta-method interval")
+                "his part's mark instead; delta-method interval", shown_if=decl > 0)
     return [m for m, need in out if need <= cols]
 

@@ -17,12 +17,14 @@ import math
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from simlab import stats
+from simlab.games import get_game
 from simlab.games.base import Game
 from simlab.metrics import (
     MOMENT_BATCH,
@@ -39,7 +41,16 @@ from simlab.metrics import (
     with_shown,
 )
 from simlab.progress import Progress
-from simlab.runner import Plan, execute, executor, game_ref, plan, run_chunk, run_tasks
+from simlab.runner import (
+    Plan,
+    execute,
+    execute_paired_reduced,
+    executor,
+    game_ref,
+    plan,
+    run_chunk,
+    run_tasks,
+)
 from simlab.stats import (
     DEFAULT_CONF,
     IDENTICAL,
@@ -84,8 +95,8 @@ class CompareResult:
     plan_a: Plan
     plan_b: Plan
     rows: list[CompareRow]
-    frame_a: pl.DataFrame
-    frame_b: pl.DataFrame
+    frame_a: pl.DataFrame | None  # None: measured chunk by chunk (``compare_reduced``)
+    frame_b: pl.DataFrame | None
     conf: float = DEFAULT_CONF
 
     @property
@@ -382,6 +393,44 @@ def compare_rows(pairs: list[tuple[MetricDef, MetricDef]], parts: list[PairedPar
     return rows
 
 
+def _chunk_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int, *, game: Any,
+                 knobs_a: Any, knobs_b: Any, level: str) -> tuple[list[str], list[PairedParts]]:
+    """A chunk's reduction, where it ran: its metrics' keys and exact parts (the metric
+    definitions depend only on the columns, so every chunk builds the same ones)."""
+    g = get_game(game) if isinstance(game, str) else game
+    pairs = candidate_pairs(g, knobs_a, knobs_b, level, None, frame_a, frame_b)
+    return [d.key for d, _ in pairs], paired_parts(frame_a, frame_b, pairs, offset=start)
+
+
+def grouped(p: Plan) -> Plan:
+    """``p`` with chunks that keep together the rows measured together (a Double-Détente
+    manche's parts: the game's ``row_group``), so that each chunk measures whole groups."""
+    group = p.game.extra.get("row_group")
+    k = int(group(p.knobs, p.level)) if group is not None else 1
+    if k <= 1 or p.chunk_size % k == 0:
+        return p
+    return replace(p, chunk_size=min(p.n, -(-p.chunk_size // k) * k))
+
+
+def compare_reduced(pa: Plan, pb: Plan, conf: float = DEFAULT_CONF, *, backend: str = "loky",
+                    scheduler: str | None = None) -> list[CompareRow]:
+    """``compare_frames`` without gathering rows: each chunk of deals is played under A
+    and B in the same task and reduced there to its metrics' exact parts; only those
+    travel, and their sum gives the same rows, to the last bit, as the whole frames."""
+    pa, pb = grouped(pa), grouped(pb)
+    one = [execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)) for p in (pa, pb)]
+    pairs = candidate_pairs(pa.game, pa.knobs, pb.knobs, pa.level, None, one[0], one[1])
+    keys = [d.key for d, _ in pairs]
+    reduce = partial(_chunk_parts, game=game_ref(pa.game), knobs_a=pa.knobs, knobs_b=pb.knobs,
+                     level=pa.level)
+    chunks = execute_paired_reduced(pa, pb, reduce, backend=backend, scheduler=scheduler)
+    for got, _ in chunks:
+        if got != keys:  # a game whose metric definitions read the data, not the columns
+            raise RuntimeError(f"{pa.game.slug}: a chunk defines other metrics than its "
+                               "columns give; metric definitions must not depend on the rows")
+    return compare_rows(pairs, merge_parts([parts for _, parts in chunks]), pa.n, conf)
+
+
 def compare(game: str, n: int, *, a: dict[str, Any] | None = None, b: dict[str, Any] | None = None,
             seed: int = 0, policies_a: str = "heuristic", policies_b: str | None = None,
             level: str = "deal", jobs: int = 1, conf: float = DEFAULT_CONF,
@@ -391,18 +440,26 @@ def compare(game: str, n: int, *, a: dict[str, Any] | None = None, b: dict[str, 
     arguments and also keeps the runs' plans and frames (what a report needs)."""
     return compare_runs(game, n, a=a, b=b, seed=seed, policies_a=policies_a,
                         policies_b=policies_b, level=level, jobs=jobs, conf=conf,
-                        progress=progress).to_polars()
+                        progress=progress, keep_frames=False).to_polars()
 
 
 def compare_runs(game: str, n: int, *, a: dict[str, Any] | None = None,
                  b: dict[str, Any] | None = None, seed: int = 0, policies_a: str = "heuristic",
                  policies_b: str | None = None, level: str = "deal", jobs: int = 1,
-                 conf: float = DEFAULT_CONF, progress: bool | None = None) -> CompareResult:
-    """Run variants A and B on the same deals and compare every metric."""
+                 conf: float = DEFAULT_CONF, progress: bool | None = None,
+                 keep_frames: bool = True, backend: str = "loky",
+                 scheduler: str | None = None) -> CompareResult:
+    """Run variants A and B on the same deals and compare every metric. With
+    ``keep_frames`` (what a report needs) both runs' rows are gathered and kept;
+    otherwise each chunk is measured where it ran (``compare_reduced``), the same rows
+    in memory that does not grow with ``n`` (``frame_a``, ``frame_b``: None)."""
     pa = plan(game, n, seed=seed, params=a or {}, policies=policies_a, jobs=jobs, level=level,
               progress=progress)
     pb = plan(game, n, seed=seed, params=b or {}, policies=policies_b or policies_a, jobs=jobs,
               level=level, progress=progress)
+    if not keep_frames:
+        rows = compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler)
+        return CompareResult(pa.game, pa, pb, rows, None, None, conf)
     fa, fb = execute(pa), execute(pb)
     rows = compare_frames(pa.game, pa.knobs, fa, fb, level, conf, knobs_b=pb.knobs)
     return CompareResult(pa.game, pa, pb, rows, fa, fb, conf)

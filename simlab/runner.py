@@ -761,6 +761,46 @@ def execute_reduced(p: Plan, reduce: Any, *, backend: str = "loky",
     return results
 
 
+def _paired_chunk_reduced(game: str | Game, knobs_a: Knobs, knobs_b: Knobs,
+                          policies_a: tuple[str, ...], policies_b: tuple[str, ...], seed: int,
+                          level: str, record_hands: bool, start: int, count: int, *,
+                          reduce: Any, owner: int | None = None) -> Any:
+    """Task: one chunk of deals played under variants A and B, reduced together where
+    both ran (``execute_paired_reduced``)."""
+    frame_a = run_chunk(game, knobs_a, policies_a, seed, level, record_hands, start, count)
+    frame_b = run_chunk(game, knobs_b, policies_b, seed, level, record_hands, start, count)
+    if _orphaned(owner):
+        os._exit(1)
+    return reduce(frame_a, frame_b, start)
+
+
+def execute_paired_reduced(pa: Plan, pb: Plan, reduce: Any, *, backend: str = "loky",
+                           scheduler: str | None = None) -> list[Any]:
+    """``reduce(frame_a, frame_b, first deal)`` of every chunk of deals, played under
+    ``pa`` and ``pb`` (the same game, seed and chunks: variants compared on the same
+    deals) in the same task, in chunk order: as ``execute_reduced``, only the reductions
+    travel, and the rows of neither variant are gathered."""
+    if pa.chunks != pb.chunks or pa.seed != pb.seed or pa.level != pb.level:
+        raise ValueError("paired plans must cover the same deals in the same chunks")
+    results: list[Any] = [None] * len(pa.chunks)
+    with executor(backend, scheduler, pa.jobs) as ex, \
+            Progress(pa.n, pa.unit, enabled=pa.progress) as bar:
+        ref = game_ref(pa.game) if ex.n_jobs != 1 or ex.remote else pa.game
+        owner = None if ex.remote else os.getpid()
+        tasks = [(i, _paired_chunk_reduced,
+                  (ref, pa.knobs, pb.knobs, pa.policies, pb.policies, pa.seed, pa.level,
+                   pa.record_hands, s, c), {"reduce": reduce, "owner": owner})
+                 for i, (s, c) in enumerate(pa.chunks)]
+
+        def here(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
+            return fn(*args, reduce=reduce)
+
+        for i, result in run_tasks(pa, ex, tasks, local=here):
+            results[i] = result
+            bar.update(pa.chunks[i][1])
+    return results
+
+
 def execute(p: Plan, *, backend: str = "loky", scheduler: str | None = None) -> pl.DataFrame:
     frames: list[pl.DataFrame] = []
     with executor(backend, scheduler, p.jobs) as ex, \

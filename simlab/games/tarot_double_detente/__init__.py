@@ -93,7 +93,10 @@ GAME = Game(
     sides=sides,
     seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
-           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT,
+           # a manche's parts are consecutive rows, and its metrics add them up
+           # (``.over("manche")``): whoever measures rows in chunks keeps them together
+           "row_group": lambda k, level: 5 - k.players if level == "deal" else 1},
 )
 
 __all__ = [

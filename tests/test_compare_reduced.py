@@ -1,0 +1,91 @@
+"""Comparisons measured where their deals are played: each chunk of deals is played under
+both variants in one task and reduced there to exact sums (``compare.compare_reduced``);
+the rows never gather, and the result is the whole frames' to the last bit."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+
+from simlab import compare as cmp
+from simlab.games import game_names, get_game
+from simlab.metrics import game_defs
+from simlab.runner import execute, plan
+
+
+def _row(r: cmp.CompareRow) -> tuple:
+    def clean(x):
+        return "nan" if isinstance(x, float) and math.isnan(x) else x
+    return (r.key, r.title, *map(clean, dataclasses.astuple(r.a)),
+            *map(clean, dataclasses.astuple(r.b)), *map(clean, dataclasses.astuple(r.diff)),
+            clean(r.p_holm), r.duplicate_of)
+
+
+@pytest.mark.parametrize("game,level,n,a,b,chunks", [
+    ("belote", "deal", 3_000, {}, {"queen_points": 5}, (3_000, 701)),
+    ("sept", "match", 120, {}, {"target": 5}, (120, 37)),
+    ("president", "deal", 2_000, {"deal_titles": "random", "players": 6},
+     {"deal_titles": "random", "players": 6, "exchange_top": 0}, (2_000, 333)),
+    # a manche's two parts are measured together: odd chunk sizes are rounded up
+    ("tarot_double_detente", "deal", 1_200, {"opt_modifications": True},
+     {"opt_modifications": True, "opt_as_gagnant": True}, (1_200, 301))])
+def test_chunks_measured_where_they_run_give_the_whole_frames_rows(game, level, n, a, b, chunks):
+    whole = cmp.compare_runs(game, n, a=a, b=b, seed=3, level=level)
+    assert whole.frame_a is not None and len(whole.rows) > 10
+    want = [_row(r) for r in whole.rows]
+    for jobs in (1, 2):
+        for chunk in chunks:
+            pa = plan(game, n, seed=3, params=a, level=level, jobs=jobs, chunk_size=chunk,
+                      progress=False)
+            pb = plan(game, n, seed=3, params=b, level=level, jobs=jobs, chunk_size=chunk,
+                      progress=False)
+            assert [_row(r) for r in cmp.compare_reduced(pa, pb)] == want, (jobs, chunk)
+    lean = cmp.compare_runs(game, n, a=a, b=b, seed=3, level=level, keep_frames=False)
+    assert lean.frame_a is None and [_row(r) for r in lean.rows] == want
+
+
+def test_compare_without_a_report_gathers_no_rows(monkeypatch, capsys):
+    """``simlab compare`` with no ``--out`` runs nothing bigger than the one-deal schema
+    probes in the parent: the deals are measured where they are played."""
+    from simlab import cli
+
+    sizes: list[int] = []
+    real = cmp.execute
+
+    def counted(p, **kw):
+        sizes.append(p.n)
+        return real(p, **kw)
+    monkeypatch.setattr(cmp, "execute", counted)
+    assert cli.main(["compare", "belote", "-n", "2000", "--b", "queen_points=5", "--jobs", "2",
+                     "--no-progress"]) == 0
+    assert sizes == [1, 1]
+    assert "differ significantly" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_metric_definitions_depend_only_on_the_columns(game):
+    """What lets a chunk be measured alone: a game's metric definitions (keys, in order)
+    are the same on one row as on many; what the data decide is which of them are shown
+    (``MetricDef.min_n``, ``shown_if``), from counts that add up over chunks."""
+    g = get_game(game)
+    for level, n in (("deal", 600), ("match", 20)):
+        p = plan(game, n, seed=1, level=level, jobs=1, progress=False)
+        many = execute(p)
+        one = many.head(1)
+        keys = [d.key for d in game_defs(g, one, p.knobs, level)]
+        assert keys == [d.key for d in game_defs(g, many, p.knobs, level)]
+        assert keys == [d.key for d in game_defs(g, many.tail(1), p.knobs, level)]
+
+
+@pytest.mark.parametrize("game,params", [("president", {"deal_titles": "random", "players": 6}),
+                                         ("tarot_double_detente", {"opt_modifications": True}),
+                                         ("tarot_double_detente", {"opt_tout_ou_rien": True})])
+def test_metric_definitions_with_optional_rules_depend_only_on_the_columns(game, params):
+    g = get_game(game)
+    for level, n in (("deal", 600), ("match", 20)):
+        p = plan(game, n, seed=1, params=params, level=level, jobs=1, progress=False)
+        many = execute(p)
+        keys = [d.key for d in game_defs(g, many, p.knobs, level)]
+        assert keys == [d.key for d in game_defs(g, many.head(1), p.knobs, level)]

@@ -225,17 +225,20 @@ def variant_side(text: str | None, game: str, flag: str) -> dict[str, Any]:
 
 
 def cmd_compare(args) -> int:
+    from simlab.cli import _backend_from
     from simlab.compare import compare_runs
 
     a = variant_side(args.a, args.game, "--a")
     b = variant_side(args.b, args.game, "--b")
+    backend, where = _backend_from(args)
     if args.out is not None:
         check_folder_output(args.out)  # before the work, not after
     t0 = time.perf_counter()
     # a report needs the rows; the table alone is measured where the deals are played
     result = compare_runs(args.game, args.n, a=a, b=b, seed=args.seed, policies_a=args.policy,
                           policies_b=args.policy_b, level=args.level, jobs=args.jobs,
-                          progress=_progress(args), keep_frames=args.out is not None)
+                          progress=_progress(args), keep_frames=args.out is not None,
+                          backend=backend, scheduler=where)
     seconds = time.perf_counter() - t0
     print(f"{result.game.slug}: A = {result.label_a} vs B = {result.label_b}, "
           f"{args.n:,} {result.plan_a.unit} each, the same deals (seed {args.seed})")
@@ -560,7 +563,12 @@ def add_commands(sub, formatter) -> None:
                    help="variant B, the same way (default: the default rules)")
     p.add_argument("--policy-b", default=None, metavar="POLICY",
                    help="policies of variant B (default: same as --policy)")
-    p.add_argument("--out", type=Path, metavar="DIR", help="also write a report there")
+    p.add_argument("--out", type=Path, metavar="DIR", help="also write a report there (the "
+                   "report needs both runs' rows; without it, each chunk of deals is measured "
+                   "where it is played, so memory does not grow with -n)")
+    from simlab.cli import _backend_args
+
+    _backend_args(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(

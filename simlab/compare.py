@@ -36,9 +36,11 @@ from simlab.metrics import (
     estimate_of,
     game_defs,
     influence,
-    moments_of_values,
+    int_sums_exact,
+    moment_aggs,
+    moments_from,
+    present,
     shown,
-    with_shown,
 )
 from simlab.progress import Progress
 from simlab.runner import (
@@ -196,57 +198,48 @@ class PairedSums:
                           self.differ + other.differ, self.row_hash ^ other.row_hash)
 
 
-def _paired_sums(values_a: pl.DataFrame, values_b: pl.DataFrame, shape: list[tuple[int, int]],
-                 offset: int) -> list[PairedSums]:
-    """``PairedSums`` of each metric whose parts are columns ``u{i}_{j}`` of ``values_a``
-    and ``values_b`` (null outside each variant's rows; NaN counts as outside); row 0 is
-    deal ``offset`` of the run (the row hash numbers deals from the run's start)."""
-    both = pl.concat([values_a.rename(lambda c: "a" + c), values_b.rename(lambda c: "b" + c)],
-                     how="horizontal")
+def _paired_sums(both: pl.DataFrame, shape: list[tuple[int, int]], offset: int
+                 ) -> list[tuple[Moments, Moments, PairedSums]]:
+    """Each metric's A and B ``Moments`` and ``PairedSums``, from one query over ``both``:
+    its parts in columns ``au{i}_{j}`` (A) and ``bu{i}_{j}`` (B), null outside each
+    variant's rows (NaN counts as outside); row 0 is deal ``offset`` of the run (the row
+    hash numbers deals from the run's start)."""
     schema = both.schema
-    aggs: list[pl.Expr] = []
-
-    def present(names: list[str]) -> pl.Expr:
-        return pl.all_horizontal([pl.col(c).is_not_null() for c in names]
-                                 + [pl.col(c).is_not_nan() for c in names if schema[c].is_float()])
-
-    row = pl.int_range(pl.len(), dtype=pl.Int64) + offset
+    aggs = (moment_aggs(schema, [ka for ka, _ in shape], "au")
+            + moment_aggs(schema, [kb for _, kb in shape], "bu"))
+    row_number = pl.int_range(pl.len(), dtype=pl.Int64) + offset
     for i, (ka, kb) in enumerate(shape):
         names_a = [f"au{i}_{j}" for j in range(ka)]
         names_b = [f"bu{i}_{j}" for j in range(kb)]
-        in_a, in_b = present(names_a), present(names_b)
+        in_a, in_b = present(names_a, schema), present(names_b, schema)
         shared = in_a & in_b
         ints = {c: pl.when(shared).then(pl.col(c)).cast(pl.Int64, strict=False)
                 for c in names_a + names_b}
         aggs.append(shared.sum().alias(f"n{i}"))
-        for c in names_a + names_b:
-            aggs.append(ints[c].sum().alias(f"s{c}"))
-            if schema[c].is_float():
-                col = pl.when(shared).then(pl.col(c))
-                aggs += [(col == col.round()).all().alias(f"int{c}"),
-                         col.abs().max().alias(f"top{c}")]
-            elif schema[c] != pl.Boolean:
-                aggs.append(pl.when(shared).then(pl.col(c)).cast(pl.Float64).abs().max()
-                            .alias(f"top{c}"))
+        aggs += [ints[c].sum().alias(f"sh{c}") for c in names_a + names_b]
         aggs += [(ints[x] * ints[y]).sum().alias(f"p{x}{y}") for x in names_a for y in names_b]
         same = pl.all_horizontal([pl.col(x).eq_missing(pl.col(y))
                                   for x, y in zip(names_a, names_b, strict=False)])
         aggs.append(((in_a != in_b) | (shared & ~same)).sum().alias(f"differ{i}"))
-        aggs.append(pl.struct(row.alias("row"), *[pl.when(in_a).then(pl.col(c)).alias(c) for c in names_a],
-                              *[pl.when(in_b).then(pl.col(c)).alias(c) for c in names_b])
-                    .hash(ROW_HASH_SEED).filter(in_a | in_b).bitwise_xor().alias(f"hash{i}"))
+        # rows in either base, hashed with their deal number, XOR-ed: equal per-deal
+        # values in A and B give equal hashes (what marks a metric as a duplicate)
+        fields = [pl.when(in_a).then(pl.col(c)).alias(c) for c in names_a] \
+            + [pl.when(in_b).then(pl.col(c)).alias(c) for c in names_b]
+        aggs.append(pl.struct(row_number.alias("row"), *fields).hash(ROW_HASH_SEED)
+                    .filter(in_a | in_b).bitwise_xor().alias(f"hash{i}"))
     got = both.lazy().select(aggs).collect(engine="in-memory").row(0, named=True)
+    moments_a = moments_from(got, both, [ka for ka, _ in shape], "au")
+    moments_b = moments_from(got, both, [kb for _, kb in shape], "bu")
     out = []
     for i, (ka, kb) in enumerate(shape):
         names_a = [f"au{i}_{j}" for j in range(ka)]
         names_b = [f"bu{i}_{j}" for j in range(kb)]
         n = int(got[f"n{i}"] or 0)
-        tops = [float(got.get(f"top{c}") or 1.0) for c in names_a + names_b]
-        exact = all(got.get(f"int{c}") is not False for c in names_a + names_b) and \
-            n * max(tops) ** 2 < 2.0 ** 62
-        if exact:
-            s_a = tuple(Fraction(int(got[f"s{c}"] or 0)) for c in names_a)
-            s_b = tuple(Fraction(int(got[f"s{c}"] or 0)) for c in names_b)
+        if int_sums_exact(got, names_a + names_b, n) and all(
+                schema[c] == pl.Boolean or not schema[c].is_float() or got.get(f"int{c}")
+                is not False for c in names_a + names_b):
+            s_a = tuple(Fraction(int(got[f"sh{c}"] or 0)) for c in names_a)
+            s_b = tuple(Fraction(int(got[f"sh{c}"] or 0)) for c in names_b)
             s_ab = tuple(tuple(Fraction(int(got[f"p{x}{y}"] or 0)) for y in names_b)
                          for x in names_a)
         else:  # values that are not integers: exact sums of the floats
@@ -257,8 +250,9 @@ def _paired_sums(values_a: pl.DataFrame, values_b: pl.DataFrame, shape: list[tup
             s_a = tuple(exact_sum(ua[:, j]) for j in range(ka))
             s_b = tuple(exact_sum(ub[:, j]) for j in range(kb))
             s_ab = cross_of(ua, ub)
-        out.append(PairedSums(n, s_a, s_b, s_ab, int(got[f"differ{i}"] or 0),
-                              int(got[f"hash{i}"] or 0)))
+        out.append((moments_a[i], moments_b[i],
+                    PairedSums(n, s_a, s_b, s_ab, int(got[f"differ{i}"] or 0),
+                               int(got[f"hash{i}"] or 0))))
     return out
 
 
@@ -283,14 +277,18 @@ def paired_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame,
                     cols.append(d.shown_if.fill_null(False).sum().alias(f"shown{i}"))
         values_a = stats.collect(frame_a.lazy().select(cols_a), frame_a)
         values_b = stats.collect(frame_b.lazy().select(cols_b), frame_b)
-        shape_a = [len(components(da)[1]) for da, _ in batch]
-        shape_b = [len(components(db)[1]) for _, db in batch]
-        ma = with_shown(moments_of_values(values_a, shape_a), values_a, [da for da, _ in batch])
-        mb = with_shown(moments_of_values(values_b, shape_b), values_b, [db for _, db in batch])
-        values_a = values_a.select(pl.col(r"^u.*$"))
-        values_b = values_b.select(pl.col(r"^u.*$"))
-        ps = _paired_sums(values_a, values_b, list(zip(shape_a, shape_b, strict=True)), offset)
-        out += list(zip(ma, mb, ps, strict=True))
+        shown_a = [int(values_a.get_column(f"shown{i}")[0] or 0)
+                   if da.shown_if is not None and values_a.height else 0
+                   for i, (da, _) in enumerate(batch)]
+        shown_b = [int(values_b.get_column(f"shown{i}")[0] or 0)
+                   if db.shown_if is not None and values_b.height else 0
+                   for i, (_, db) in enumerate(batch)]
+        both = pl.concat([values_a.select(pl.col(r"^u.*$")).rename(lambda c: "a" + c),
+                          values_b.select(pl.col(r"^u.*$")).rename(lambda c: "b" + c)],
+                         how="horizontal")
+        shape = [(len(components(da)[1]), len(components(db)[1])) for da, db in batch]
+        for i, (ma, mb, ps) in enumerate(_paired_sums(both, shape, offset)):
+            out.append((replace(ma, shown=shown_a[i]), replace(mb, shown=shown_b[i]), ps))
     return out
 
 
@@ -460,7 +458,8 @@ def compare_runs(game: str, n: int, *, a: dict[str, Any] | None = None,
     if not keep_frames:
         rows = compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler)
         return CompareResult(pa.game, pa, pb, rows, None, None, conf)
-    fa, fb = execute(pa), execute(pb)
+    fa = execute(pa, backend=backend, scheduler=scheduler)
+    fb = execute(pb, backend=backend, scheduler=scheduler)
     rows = compare_frames(pa.game, pa.knobs, fa, fb, level, conf, knobs_b=pb.knobs)
     return CompareResult(pa.game, pa, pb, rows, fa, fb, conf)
 

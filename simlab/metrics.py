@@ -627,8 +627,8 @@ def estimate_of(d: MetricDef, m: Moments, conf: float = DEFAULT_CONF) -> Estimat
 # Integer parts are summed as int64 when no sum can overflow (values and products below
 # this, times the rows); other parts go through ``sums.exact_sum``.
 _INT_SAFE = 2.0 ** 62
-# metrics per query: their parts for 10^6 rows take about 60 MB
-MOMENT_BATCH = 32
+# metrics per query: their parts for 10^6 rows take about 120 MB
+MOMENT_BATCH = 64
 
 
 def metric_moments(frame: pl.DataFrame | pl.LazyFrame, defs: list[MetricDef]) -> list[Moments]:
@@ -663,48 +663,67 @@ def with_shown(found: list[Moments], values: pl.DataFrame, defs: list[MetricDef]
 def moments_of_values(values: pl.DataFrame, shape: list[int]) -> list[Moments]:
     """``Moments`` of each metric whose parts are the columns ``u{i}_{j}`` of ``values``
     (null outside the metric's rows; NaN also counts as outside)."""
+    aggs = moment_aggs(values.schema, shape, "u")
+    row = values.lazy().select(aggs).collect(engine="in-memory").row(0, named=True)
+    return moments_from(row, values, shape, "u")
+
+
+def moment_aggs(schema: pl.Schema, shape: list[int], prefix: str) -> list[pl.Expr]:
+    """The aggregates ``moments_from`` reads, for metric parts in columns
+    ``{prefix}{i}_{j}`` (metric ``i`` has ``shape[i]`` parts): rows, int64 sums of the
+    parts and of their products, and for floats whether every value is an integer."""
     aggs: list[pl.Expr] = []
-    masked: dict[str, pl.Expr] = {}
-    rates: set[int] = set()
     for i, k in enumerate(shape):
-        names = [f"u{i}_{j}" for j in range(k)]
-        if k == 1 and values.schema[names[0]] == pl.Boolean:  # a rate: 0/1, x^2 = x
-            rates.add(i)
+        names = [f"{prefix}{i}_{j}" for j in range(k)]
+        if k == 1 and schema[names[0]] == pl.Boolean:  # a rate: 0/1, x^2 = x
             aggs += [pl.col(names[0]).sum().alias(f"s{names[0]}"),
-                     pl.col(names[0]).count().alias(f"n{i}")]
+                     pl.col(names[0]).count().alias(f"n{prefix}{i}")]
             continue
-        floats = [c for c in names if values.schema[c].is_float()]
-        ok = pl.all_horizontal([pl.col(c).is_not_null() for c in names]
-                               + [pl.col(c).is_not_nan() for c in floats])
+        floats = [c for c in names if schema[c].is_float()]
+        ok = present(names, schema)
+        ints = {}
         for c in names:
             col = pl.col(c) if not floats else pl.when(ok).then(pl.col(c))
-            masked[c] = col
-            ints = col.cast(pl.Int64, strict=False)
-            aggs += [ints.sum().alias(f"s{c}"), col.cast(pl.Float64).abs().max().alias(f"top{c}")]
+            ints[c] = col.cast(pl.Int64, strict=False)
+            aggs += [ints[c].sum().alias(f"s{c}"), col.cast(pl.Float64).abs().max().alias(f"top{c}")]
             if c in floats:
                 aggs.append((col == col.round()).all().alias(f"int{c}"))
-        aggs.append(ok.sum().alias(f"n{i}"))
-        for j in range(k):
-            for h in range(j, k):
-                a = masked[names[j]].cast(pl.Int64, strict=False)
-                b = masked[names[h]].cast(pl.Int64, strict=False)
-                aggs.append((a * b).sum().alias(f"p{i}_{j}_{h}"))
-    row = values.lazy().select(aggs).collect(engine="in-memory").row(0, named=True)
+        aggs.append(ok.sum().alias(f"n{prefix}{i}"))
+        aggs += [(ints[names[j]] * ints[names[h]]).sum().alias(f"p{names[j]}{names[h]}")
+                 for j in range(k) for h in range(j, k)]
+    return aggs
+
+
+def present(names: list[str], schema: pl.Schema) -> pl.Expr:
+    """Rows where every one of the part columns ``names`` holds a value (not NaN)."""
+    return pl.all_horizontal([pl.col(c).is_not_null() for c in names]
+                             + [pl.col(c).is_not_nan() for c in names if schema[c].is_float()])
+
+
+def int_sums_exact(row: dict, names: list[str], n: int) -> bool:
+    """Whether the int64 sums of these parts (and of their products) are exact: every
+    value an integer, and no sum near 2^63."""
+    tops = [float(row.get(f"top{c}") or 0.0) for c in names]
+    return all(row.get(f"int{c}") is not False for c in names) and \
+        n * max(max(tops, default=1.0), 1.0) ** 2 < _INT_SAFE
+
+
+def moments_from(row: dict, values: pl.DataFrame, shape: list[int], prefix: str) -> list[Moments]:
+    """``Moments`` from the aggregates of ``moment_aggs`` (``row``); a metric whose int64
+    sums would not be exact is summed exactly from its columns in ``values``."""
     out: list[Moments] = []
     for i, k in enumerate(shape):
-        names = [f"u{i}_{j}" for j in range(k)]
-        n = int(row[f"n{i}"] or 0)
-        if i in rates:
+        names = [f"{prefix}{i}_{j}" for j in range(k)]
+        n = int(row[f"n{prefix}{i}"] or 0)
+        if k == 1 and values.schema[names[0]] == pl.Boolean:
             ones = Fraction(int(row[f"s{names[0]}"] or 0))
             out.append(Moments(n, (ones,), ((ones,),)))
             continue
-        tops = [float(row[f"top{c}"] or 0.0) for c in names]
-        if all(row.get(f"int{c}") is not False for c in names) and all(
-                n * max(t, 1.0) * max(v, 1.0) < _INT_SAFE for t in tops for v in tops):
+        if int_sums_exact(row, names, n):
             s2 = [[Fraction(0)] * k for _ in range(k)]
             for j in range(k):
                 for h in range(j, k):
-                    s2[j][h] = s2[h][j] = Fraction(int(row[f"p{i}_{j}_{h}"] or 0))
+                    s2[j][h] = s2[h][j] = Fraction(int(row[f"p{names[j]}{names[h]}"] or 0))
             out.append(Moments(n, tuple(Fraction(int(row[f"s{c}"] or 0)) for c in names),
                                tuple(tuple(r) for r in s2)))
             continue

@@ -71,6 +71,25 @@ def test_dask_how_often_sends_counts_not_rows(capsys, scheduler):
 
 @needs_distributed
 @needs_belote
+def test_dask_compare_sends_sums_not_rows(capsys, scheduler):
+    """compare on a cluster: each chunk of deals is played under both variants and
+    reduced to exact sums on its worker; the same rows as a local comparison."""
+    from simlab.compare import compare_reduced, compare_runs
+
+    local = compare_runs("belote", 3000, b={"queen_points": 5}, seed=5)
+    pa = runner.plan("belote", 3000, seed=5, chunk_size=700, progress=False)
+    pb = runner.plan("belote", 3000, seed=5, params={"queen_points": 5}, chunk_size=700,
+                     progress=False)
+    rows = compare_reduced(pa, pb, backend="dask", scheduler=scheduler)
+    assert [(r.key, r.a, r.b, r.diff.diff, r.diff.lo, r.p_holm) for r in rows] == \
+        [(r.key, r.a, r.b, r.diff.diff, r.diff.lo, r.p_holm) for r in local.rows]
+    assert main(["compare", "belote", "-n", "3000", "--seed", "5", "--b", "queen_points=5",
+                 "--backend", "dask", "--scheduler", scheduler, "--no-progress"]) == 0
+    assert "differ significantly" in capsys.readouterr().out
+
+
+@needs_distributed
+@needs_belote
 def test_dask_cli_run_dir_file_and_resume(capsys, tmp_path, scheduler):
     ref = simulate("belote", 4000, seed=3)
     out = tmp_path / "run"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from simlab.knobs import SimlabError
-from simlab.metrics import MetricSet, compute
+from simlab.metrics import MetricSet, compute_from, metric_sums
 from simlab.runner import Plan, execute, execute_reduced
 from simlab.stats import DEFAULT_CONF, Estimate, proportion, rate, true_and_counted
 
@@ -165,11 +165,13 @@ def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_C
     if max_n < p.n:
         raise SimlabError(f"--max-deals ({max_n:,}) is smaller than the first batch ({p.n:,})")
     frame = execute(p)
+    # each round measures only its new deals and adds their exact sums to the others'
+    sums = metric_sums(p.game, frame, p.knobs, p.level)
     last = p
     done = p.n
     rounds = 1
     while True:
-        ms = compute(p.game, frame, p.knobs, p.level, conf)
+        ms = compute_from(sums, conf)
         widths = _headline_widths(ms)
         if not widths:
             raise SimlabError(f"{p.game.slug} has no headline metric at level {p.level!r} to "
@@ -192,6 +194,8 @@ def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_C
             need = max(need, 2 * done)
         more = min(max(need - done, p.chunk_size), max_n - done)
         last = last.extended(more)
-        frame = pl.concat([frame, execute(last)])
+        more_rows = execute(last)
+        sums = sums + metric_sums(p.game, more_rows, p.knobs, p.level)
+        frame = pl.concat([frame, more_rows])
         done += more
         rounds += 1

@@ -390,25 +390,34 @@ def position_balance(wins: np.ndarray, conf: float = DEFAULT_CONF) -> BalanceTes
     chi-square on the K - 1 contrasts with the first position (rank-reduced when positions
     always win together, as partners do)."""
     x = np.asarray(wins, dtype=np.float64)
-    n, k = x.shape
-    p = x.mean(axis=0)
+    return position_balance_from(moments_of(x), conf)
+
+
+def position_balance_from(m: Moments, conf: float = DEFAULT_CONF) -> BalanceTest:
+    """``position_balance`` from the ``Moments`` of the positions' 0/1 wins over the rows
+    where every position has one (exact sums: the same test whatever split of the rows
+    they were added from)."""
+    n, k = m.n, len(m.s1)
+    p = np.array([float(v / n) for v in m.s1])
+    c = centred_matrix(m)  # sums of products of deviations from the means
     gap = float(p.max() - p.min())
     pairs = [(j, i) for j in range(k) for i in range(k) if j != i]
     # Student t rather than normal: at match level a replicate may hold a few dozen rows
     crit = stats.t_ppf(1 - (1 - conf) / (2 * (k * (k - 1) // 2)), max(n - 1, 1))
     lows, highs = [], []
     for j, i in pairs:
-        d = x[:, j] - x[:, i]
-        m = float(d.mean())
+        mean_d = float((m.s1[j] - m.s1[i]) / n)
         # Wilson-like floor on the spread: a pair never seen to differ still gets the width
         # of one discordant row in n, so a small sample cannot give [x, x].
-        var = max(float(d.var(ddof=1)) if n > 1 else 0.0, 1.0 / n)
+        ss = float(m.centred(j, j) + m.centred(i, i) - 2 * m.centred(j, i))
+        var = max(ss / (n - 1) if n > 1 else 0.0, 1.0 / n)
         half = crit * math.sqrt(var / n)
-        lows.append(m - half)
-        highs.append(m + half)
-    contrasts = x[:, 1:] - x[:, :1]
-    cov = np.atleast_2d(np.cov(contrasts, rowvar=False)) / n
-    mean_c = contrasts.mean(axis=0)
+        lows.append(mean_d - half)
+        highs.append(mean_d + half)
+    # contrasts with the first position: their covariance from the same sums
+    cov = np.atleast_2d(np.array([[c[j, i] - c[j, 0] - c[0, i] + c[0, 0]
+                                   for i in range(1, k)] for j in range(1, k)])) / max(n - 1, 1) / n
+    mean_c = p[1:] - p[0]
     rank = int(np.linalg.matrix_rank(cov, tol=1e-12 * max(float(np.abs(cov).max()), 1e-300)))
     if rank == 0:
         stat, p_equal = 0.0, 1.0
@@ -430,6 +439,10 @@ def on_rows(d: MetricDef) -> pl.Expr:
     return e if d.where is None else pl.when(d.where).then(e)
 
 
+BALANCES = (("dealer_pos.win.", "dealer positions", "side wins; played deals"),
+            ("match.win_pos.", "first-dealer positions", ""))
+
+
 def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], prefix: str, what: str,
                    conf: float = DEFAULT_CONF, base: str = "") -> Metric | None:
     """Balance between positions, 1 - (largest gap between their win rates), with an
@@ -438,15 +451,27 @@ def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], pr
     rate is about (its ``where``: played deals at deal level); ``base`` says so in the
     title."""
     wins = [m for m in metrics if m.key.startswith(prefix) and m.estimate.n > 0]
-    if len(wins) < 2:
+    return balance_from(wins, joint_moments(frame, [m.definition for m in wins]), what, conf, base)
+
+
+def joint_moments(frame: pl.DataFrame | pl.LazyFrame, defs: list[MetricDef]) -> Moments:
+    """``Moments`` of the per-row values of ``defs`` together, over the rows where every
+    one has a value (what ``position_balance_from`` reads)."""
+    cols = [on_rows(d).alias(f"u0_{j}") for j, d in enumerate(defs)]
+    if not cols:
+        return Moments.zero(0)
+    values = stats.collect(frame.lazy().select(cols), frame)
+    values = values.filter(pl.all_horizontal([pl.col(c).is_not_null() for c in values.columns]))
+    return moments_of_values(values, [len(cols)])[0]
+
+
+def balance_from(wins: list[Metric], joint: Moments, what: str, conf: float = DEFAULT_CONF,
+                 base: str = "") -> Metric | None:
+    """The balance metric of ``balance_metric`` from the positions' win metrics and the
+    ``Moments`` of their wins together."""
+    if len(wins) < 2 or joint.n < 2:
         return None
-    # each position's value on the rows its rate is about (played deals), null elsewhere
-    cols = frame.lazy().select([on_rows(m.definition).alias(f"w{i}")
-                                for i, m in enumerate(wins)]).collect()
-    x = cols.drop_nulls().to_numpy()
-    if x.shape[0] < 2:
-        return None
-    t = position_balance(x, conf)
+    t = position_balance_from(joint, conf)
     best = max(wins, key=lambda m: m.estimate.value)
     worst = min(wins, key=lambda m: m.estimate.value)
     key = "balance." + re.sub(r"[^a-z0-9]+", "_", what)
@@ -460,6 +485,45 @@ def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], pr
     return Metric(d, Estimate(1 - t.gap, 1 - t.gap_hi, 1 - t.gap_lo, t.n, "mean", conf))
 
 
+@dataclass(frozen=True)
+class MetricSums:
+    """Everything ``compute`` reads of a frame, as exact sums that add up over any split
+    of its rows: each metric's ``Moments`` and, per balance of positions, the
+    ``Moments`` of the positions' wins together."""
+
+    defs: list[MetricDef]
+    moments: list[Moments]
+    joint: tuple[Moments, ...]
+
+    def __add__(self, other: MetricSums) -> MetricSums:
+        if [d.key for d in self.defs] != [d.key for d in other.defs]:
+            raise ValueError("metric sums of different metric definitions cannot be added")
+        return MetricSums(self.defs, [a + b for a, b in zip(self.moments, other.moments, strict=True)],
+                          tuple(a + b for a, b in zip(self.joint, other.joint, strict=True)))
+
+
+def metric_sums(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> MetricSums:
+    """``MetricSums`` of ``frame`` (``game``: a ``Game``; ``knobs``: its knobs)."""
+    defs = game_defs(game, frame, knobs, level)
+    positions = [[d for d in defs if d.key.startswith(prefix)] for prefix, _, _ in BALANCES]
+    return MetricSums(defs, metric_moments(frame, defs),
+                      tuple(joint_moments(frame, ds) for ds in positions))
+
+
+def compute_from(sums: MetricSums, conf: float = DEFAULT_CONF) -> MetricSet:
+    """The ``MetricSet`` of ``compute`` from ``MetricSums``."""
+    metrics = [Metric(d, estimate_of(d, m, conf)) for d, m in zip(sums.defs, sums.moments, strict=True)
+               if shown(d, m)]
+    extra = []
+    for (prefix, what, base), joint in zip(BALANCES, sums.joint, strict=True):
+        wins = [m for m in metrics if m.key.startswith(prefix)]
+        if wins and all(m.estimate.n > 0 for m in wins):
+            b = balance_from(wins, joint, what, conf, base)
+            if b is not None:
+                extra.append(b)
+    return MetricSet(metrics + extra)
+
+
 def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
             conf: float = DEFAULT_CONF) -> MetricSet:
     """Every metric of ``game`` (a ``Game`` or its slug) on ``frame``; ``knobs``: the
@@ -470,12 +534,7 @@ def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
         game = get_game(game)
     if isinstance(knobs, dict):
         knobs = game.make_knobs(knobs)
-    metrics = evaluate(frame, game_defs(game, frame, knobs, level), conf)
-    extra = [m for m in (balance_metric(frame, metrics, "dealer_pos.win.", "dealer positions", conf,
-                                        base="side wins; played deals"),
-                         balance_metric(frame, metrics, "match.win_pos.", "first-dealer positions", conf))
-             if m is not None]
-    return MetricSet(metrics + extra)
+    return compute_from(metric_sums(game, frame, knobs, level), conf)
 
 
 # --- derived statistics ----------------------------------------------------------------

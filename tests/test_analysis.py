@@ -88,6 +88,13 @@ def test_precision_run_is_the_same_deals_as_one_run():
     r = run_to_precision(p, 0.01, 200_000)
     assert r.reached and r.widest <= 0.01 and r.frame.height > 5_000 and r.rounds >= 2
     assert r.frame.equals(simlab.simulate("belote", r.frame.height, seed=2))
+    # each round adds its new deals' exact sums: the figures of the whole frame, bit for bit
+    from simlab.metrics import compute
+
+    whole = compute(p.game, r.frame, p.knobs, p.level)
+    assert [(m.key, m.estimate) for m in r.metrics.metrics] == \
+        [(m.key, m.estimate) for m in whole.metrics]
+    assert any(m.key.startswith("balance.dealer") for m in whole.metrics)
     capped = run_to_precision(p, 0.0005, 8_000)
     assert not capped.reached and capped.frame.height == 8_000 and capped.limiting
     with pytest.raises(SimlabError, match="precision"):

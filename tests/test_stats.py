@@ -145,6 +145,27 @@ def test_half_width_is_the_far_side():
     assert e.half_width > (e.hi - e.lo) / 2
 
 
+def test_position_balance_from_sums_equals_the_rows():
+    """position_balance_from reads only exact sums (what lets chunks be added): the same
+    test as the per-row computation, and the same whatever split of the rows."""
+    from simlab.metrics import position_balance_from
+    from simlab.sums import moments_of
+
+    r = np.random.default_rng(5)
+    x = (r.random((3_000, 4)) < [0.24, 0.25, 0.27, 0.24]).astype(float)
+    x[:, 3] = x[:, 1]  # partners win together: a rank-reduced test
+    contrasts = x[:, 1:] - x[:, :1]
+    cov = np.cov(contrasts, rowvar=False) / len(x)
+    got = position_balance_from(moments_of(x))
+    assert got.df == 2 and got.n == 3_000
+    assert got.gap == pytest.approx(float(x.mean(axis=0).max() - x.mean(axis=0).min()), abs=1e-15)
+    mean_c = contrasts.mean(axis=0)
+    stat = float(mean_c @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ mean_c)
+    assert got.p_equal == pytest.approx(stats.chi2_sf(stat, 2), rel=1e-9)
+    split = position_balance_from(moments_of(x[:1000]) + moments_of(x[1000:]))
+    assert dataclasses.astuple(split) == dataclasses.astuple(got)
+
+
 def test_position_balance_is_valid_after_choosing_best_and_worst():
     from simlab.metrics import position_balance
 

@@ -30,13 +30,16 @@ from simlab.metrics import (
     MOMENT_BATCH,
     MetricDef,
     MetricSet,
+    MetricSums,
     centred_matrix,
     components,
     compute,
+    compute_from,
     estimate_of,
     game_defs,
     influence,
     int_sums_exact,
+    metric_sums,
     moment_aggs,
     moments_from,
     present,
@@ -47,6 +50,7 @@ from simlab.runner import (
     Plan,
     execute,
     execute_paired_reduced,
+    execute_reduced,
     executor,
     game_ref,
     plan,
@@ -429,6 +433,35 @@ def compare_reduced(pa: Plan, pb: Plan, conf: float = DEFAULT_CONF, *, backend: 
     return compare_rows(pairs, merge_parts([parts for _, parts in chunks]), pa.n, conf)
 
 
+def _chunk_sums(frame: pl.DataFrame, *, game: Any, knobs: Any, level: str
+                ) -> tuple[list[str], list[Moments], tuple[Moments, ...]]:
+    """A chunk's reduction for ``measure_reduced``, where it ran: its metrics' keys and
+    exact sums (``metrics.MetricSums`` without the definitions, which stay here)."""
+    g = get_game(game) if isinstance(game, str) else game
+    sums = metric_sums(g, frame, knobs, level)
+    return [d.key for d in sums.defs], sums.moments, sums.joint
+
+
+def measure_reduced(p: Plan, conf: float = DEFAULT_CONF, *, backend: str = "loky",
+                    scheduler: str | None = None) -> MetricSet:
+    """``compute(execute(p))`` without gathering rows: each chunk is reduced to its exact
+    sums where it ran and the sums are added here (the same figures, to the last bit)."""
+    p = grouped(p)
+    one = execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False))
+    defs = game_defs(p.game, one, p.knobs, p.level)
+    keys = [d.key for d in defs]
+    reduce = partial(_chunk_sums, game=game_ref(p.game), knobs=p.knobs, level=p.level)
+    total = None
+    for got, moments, joint in execute_reduced(p, reduce, backend=backend, scheduler=scheduler):
+        if got != keys:
+            raise RuntimeError(f"{p.game.slug}: a chunk defines other metrics than its "
+                               "columns give; metric definitions must not depend on the rows")
+        part = MetricSums(defs, moments, joint)
+        total = part if total is None else total + part
+    assert total is not None
+    return compute_from(total, conf)
+
+
 def compare(game: str, n: int, *, a: dict[str, Any] | None = None, b: dict[str, Any] | None = None,
             seed: int = 0, policies_a: str = "heuristic", policies_b: str | None = None,
             level: str = "deal", jobs: int = 1, conf: float = DEFAULT_CONF,
@@ -517,8 +550,8 @@ def _sweep_metrics(plans: list[Plan], params: list[dict[str, Any]], policies: st
     parallel too. Otherwise the points run one after the other, each on every core."""
     first = plans[0]
     if first.jobs == 1 or len(plans) < first.jobs:
-        for p in plans:
-            yield compute(p.game, execute(p), p.knobs, level, conf)
+        for p in plans:  # each point on every core, measured chunk by chunk where it ran
+            yield measure_reduced(p, conf)
         return
     ref = game_ref(first.game)
     tasks = [(k, _point_metrics, (ref, p.n, p.seed, params[k], policies, level, conf), {})

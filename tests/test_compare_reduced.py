@@ -89,3 +89,25 @@ def test_metric_definitions_with_optional_rules_depend_only_on_the_columns(game,
         many = execute(p)
         keys = [d.key for d in game_defs(g, many, p.knobs, level)]
         assert keys == [d.key for d in game_defs(g, many.head(1), p.knobs, level)]
+
+
+@pytest.mark.parametrize("game,level,n,params,chunk", [
+    ("tarot", "deal", 3_000, {}, 701), ("belote", "match", 40, {}, 9),
+    ("tarot_double_detente", "deal", 1_200, {"opt_modifications": True}, 301)])
+def test_a_run_measured_chunk_by_chunk_is_the_whole_frame(game, level, n, params, chunk):
+    """``measure_reduced`` (a sweep point on every core): each chunk's exact sums where it
+    ran, added here, are the whole frame's metrics to the last bit, balance included."""
+    from simlab.metrics import compute
+
+    p = plan(game, n, seed=6, params=params, level=level, jobs=1, progress=False)
+    want = [(m.key, dataclasses.astuple(m.estimate)) for m in
+            compute(p.game, execute(p), p.knobs, level).metrics]
+    assert any(k.startswith("balance.") for k, _ in want)
+    for jobs in (1, 2):
+        q = plan(game, n, seed=6, params=params, level=level, jobs=jobs, chunk_size=chunk,
+                 progress=False)
+        got = [(m.key, dataclasses.astuple(m.estimate)) for m in cmp.measure_reduced(q).metrics]
+        assert [(k, tuple("nan" if isinstance(x, float) and math.isnan(x) else x for x in e))
+                for k, e in got] == \
+            [(k, tuple("nan" if isinstance(x, float) and math.isnan(x) else x for x in e))
+             for k, e in want], jobs

@@ -1,9 +1,14 @@
 """Balance metrics computed from any game's result frame.
 
 A metric is defined once, as a per-row polars expression (``expr``) averaged over the rows
-where ``where`` holds: a rate when ``expr`` is boolean, a mean otherwise. Defining metrics
-as row expressions lets the same definition serve a single run (``evaluate``), a variant
-comparison on the same deals (``simlab.compare`` pairs the rows) and precision-driven runs.
+where ``where`` holds: a rate when ``expr`` is boolean, a mean otherwise; or as a ratio of
+sums, a standard deviation or a root mean square of per-row parts (``Derived``). Every
+metric is computed from exact sums over its rows (``metric_moments``, ``simlab.sums``),
+which add up over any split of the rows: the same definition serves a single run
+(``evaluate``), chunks measured where they were played (``simlab.compare``), a variant
+comparison on the same deals and precision-driven runs, with the same figures to the last
+bit. Which metrics exist depends only on the frame's columns; what the data decide is
+whether one is shown (``MetricDef.min_n``, ``shown_if``: counts, which add up too).
 
 ``standard_defs`` gives what every game gets from the common columns (seats, dealer
 position, ties, contracts, match results); a game module adds its own questions (the

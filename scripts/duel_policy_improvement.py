@@ -14,6 +14,17 @@ picking the luckier move. Printed: the mean gain per decision (points of partie,
 the same values, of the search player over the heuristic, each with its 95 % interval
 over the positions.
 
+It also prints an *upper bound* on what any one-decision deviation from the search
+player could gain (the one-shot deviation principle: in a finite game, a strategy that
+no single-decision deviation improves, with play continuing by the strategy, is
+optimal; so this is the player's local distance to the optimum). At each position the
+other move's advantage over search's, A = Q(other) - Q(search) with search players
+continuing, is estimated without bias by its mean over all the worlds, d; the best
+deviation gains max(0, A), and since max(0, .) is convex, E[max(0, d)] >= max(0, A)
+(Jensen). The mean of max(0, d) over the positions therefore estimates an upper bound
+on the mean gain of the best one-decision deviation, biased upwards by at most about
+0.4 standard errors of d (the bias when A = 0), which more worlds shrink.
+
     python scripts/duel_policy_improvement.py --positions 60 --worlds 96
 """
 
@@ -56,9 +67,11 @@ def positions(n: int, seed: int, kv: np.ndarray, pp: np.ndarray, worlds: int
     return out
 
 
-def position_gains(args: tuple) -> tuple[float, float, int]:
-    """(two-step gain over search, search's gain over the heuristic, picks that differ)
-    at one position, valued with search continuations (see the module docstring)."""
+def position_gains(args: tuple) -> tuple[float, float, int, float, float]:
+    """(two-step gain over search, search's gain over the heuristic, picks that differ,
+    the other move's mean advantage over search's over all worlds and its standard
+    error) at one position, valued with search continuations (see the module
+    docstring)."""
     i, st, seed, worlds = args
     k = R.DuelLasVegasKnobs()
     kv, pp = R.knob_vector(k), R.policy_vector(k)
@@ -73,7 +86,9 @@ def position_gains(args: tuple) -> tuple[float, float, int]:
         choice = int(np.argmax(halves[pick_on].mean(axis=0)))
         changed += choice != s
         gain += (halves[score_on][:, choice] - halves[score_on][:, s]).mean() / 2
-    return gain, (v[:, s] - v[:, h]).mean(), changed
+    other = v[:, 1 - s] - v[:, s]
+    return (gain, (v[:, s] - v[:, h]).mean(), changed, other.mean(),
+            other.std(ddof=1) / np.sqrt(len(other)))
 
 
 def main() -> None:
@@ -113,14 +128,21 @@ def main() -> None:
     print()
     if a.out:
         with open(a.out, "w") as f:
-            f.write("two_step_gain,search_over_heuristic,picks_changed\n")
-            f.writelines(f"{g},{h},{c}\n" for g, h, c in rows)
+            f.write("two_step_gain,search_over_heuristic,picks_changed,other_advantage,"
+                    "other_advantage_se\n")
+            f.writelines(",".join(map(str, r)) + "\n" for r in rows)
     for label, x in (("two-step over search", [r[0] for r in rows]),
                      ("search over heuristic", [r[1] for r in rows])):
         x = np.array(x)
         se = x.std(ddof=1) / np.sqrt(len(x))
         print(f"{label}: {x.mean():+.4f} [{x.mean() - 1.96 * se:+.4f}, "
               f"{x.mean() + 1.96 * se:+.4f}] points per decision (n = {len(x)} positions)")
+    best = np.maximum(0.0, np.array([r[3] for r in rows]))
+    se = best.std(ddof=1) / np.sqrt(len(best))
+    print(f"best one-decision deviation over search, upper bound: mean max(0, advantage) "
+          f"{best.mean():.4f}, 95 % upper limit {best.mean() + 1.645 * se:.4f} points per "
+          f"decision (bias up to 0.4 x the mean SE of an advantage, "
+          f"{0.4 * np.mean([r[4] for r in rows]):.4f})")
     print(f"the two-step choice differs from search's in {sum(r[2] for r in rows)} of "
           f"{2 * len(rows)} half-world picks; {a.worlds} worlds per position, continuation "
           f"by search players with {k.search_worlds} worlds; seed {a.seed}; "

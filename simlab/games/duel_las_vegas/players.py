@@ -59,20 +59,23 @@
     deal (relative to the table). The endgames it now solves, and the exact tails of
     its playouts, are rare in the parties bots play: each is better, few change a
     result.
-  - **One more step, in mid-partie, not measurable yet** (``lookahead_outcomes``,
-    scripts/duel_policy_improvement.py; about 20 minutes on 2 cores; measured on the
-    former player, exact to 10 cards with heuristic playouts): on mid-partie
-    positions (one decision drawn per partie of search players, outside the exact
-    solver's reach), each move is valued by playing the partie out with *search* players
-    in 96 worlds. A two-step policy picks its move on half the worlds and is scored on
-    the other half. Its gain over that player was +0.013 [-0.002, +0.027] points per
-    decision on 200 positions (seed 4) and -0.006 [-0.016, +0.004] on 40 (seed 3). This
-    player itself differs from the heuristic at about 1.5 % of decisions (3 of 200
-    positions), worth +0.17 a partie over about 89 decisions a partie. A gain per
-    decision of that size is below what 96 worlds resolve. On the close decisions only
-    (``--close 2``: 67 of 200 positions, 192 worlds, seed 6) the gain was -0.0001
-    [-0.009, +0.009]. So this measurement cannot say how far the policy is from the
-    optimum in mid-partie: it neither shows a gap nor rules one out.
+  - **In mid-partie, the distance to the optimum bounded one decision at a time**
+    (``lookahead_outcomes``, scripts/duel_policy_improvement.py). By the one-shot
+    deviation principle, a strategy that no single-decision deviation improves (play
+    continuing by the strategy) is optimal in a finite game; what one deviation can gain
+    is the player's local distance to the optimum. On 60 mid-partie positions (one
+    decision drawn per partie of search players, outside the exact solver's reach, seed
+    11), the other move's advantage over this player's, both continued by search players,
+    was estimated without bias in 64 worlds each; since max(0, .) is convex, the mean of
+    max(0, estimate) is an upper bound on the mean gain of the best deviation, and it
+    was 0.0052 points of partie per decision (95 % upper limit 0.0113; the noise alone
+    could give about 0.002 of it). The other move was clearly worse at 40 positions
+    (mean -0.50), never different in any world at 16, and ahead in the estimate at 4
+    (at most +0.22, within noise). A two-step policy, choosing on half the worlds and
+    scored on the other half, gained -0.0052 [-0.0154, +0.0050] per decision there; on
+    the former player (exact to 10 cards, heuristic playouts) it gained +0.013 [-0.002,
+    +0.027] on 200 positions, and -0.0017 [-0.0054, +0.0020] on 80 (this player, seed 4).
+    A partie has about 89 decisions, so the bound is per decision, not per partie.
   - **An abstraction tried and not kept:** a table of the partie's value at each round's
     start by (rounds won, cards left in each pack), from 10^6 heuristic parties, smoothed
     over the cards left, with the round played out to its end in each world and the table

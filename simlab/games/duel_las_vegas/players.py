@@ -69,7 +69,7 @@
     was estimated without bias in 64 worlds each; since max(0, .) is convex, the mean of
     max(0, estimate) is an upper bound on the mean gain of the best deviation, and it
     was 0.0052 points of partie per decision (95 % upper limit 0.0113; the noise alone
-    could give about 0.002 of it). The other move was clearly worse at 40 positions
+    could give about 0.003 of it). The other move was clearly worse at 40 positions
     (mean -0.50), never different in any world at 16, and ahead in the estimate at 4
     (at most +0.22, within noise). A two-step policy, choosing on half the worlds and
     scored on the other half, gained -0.0052 [-0.0154, +0.0050] per decision there; on

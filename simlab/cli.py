@@ -510,20 +510,32 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    import shutil
+
     from simlab.report import write_report
+    from simlab.report_sums import run_report_sums
+    from simlab.runner import check_file_output, check_folder_output
 
     p = plan("belote", args.n, seed=0, policies="heuristic", jobs=-1, level="deal",
              progress=False if args.no_progress else None)
-    out = Path(args.out)
+    out = check_file_output(args.out)
+    report_dir = check_folder_output(out.parent / "demo-report")
     print(f"demo: Belote, {p.n:,} deals, seed 0, heuristic players, {p.jobs} cores "
           f"-> {out}")
     t0 = time.perf_counter()
-    execute_to_parquet(p, out)
+    # each chunk is measured where it is played; its rows go to the report's results
+    sums = run_report_sums(p, report_dir / "results.parquet")
     seconds = time.perf_counter() - t0
+    try:
+        tmp = out.with_name(out.name + ".tmp")
+        shutil.copyfile(report_dir / "results.parquet", tmp)
+        tmp.replace(out)
+    except OSError as e:
+        raise SimlabError(f"cannot write {str(out)!r}: {e.strerror or e}; the deals are in "
+                          f"{str(report_dir / 'results.parquet')!r}") from None
     print(deal_summary(pl.scan_parquet(out), p.game.players(p.knobs), seconds))
     print(f"\nwrote {out}; explore it with polars: pl.read_parquet({str(out)!r})")
-    report_dir = out.parent / "demo-report"
-    write_report(report_dir, game=p.game, plan=p, frame=pl.read_parquet(out), seconds=seconds,
+    write_report(report_dir, game=p.game, plan=p, frame=None, sums=sums, seconds=seconds,
                  title="simlab demo: classic Belote, seed rules, heuristic players")
     print(f"report: {report_dir / 'report.html'} (and report.md, figures/)")
     return 0

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.knobs import SimlabError, load_variant, parse_assignments
-from simlab.runner import LEVELS, Plan, check_folder_output, execute, plan
+from simlab.runner import LEVELS, Plan, check_folder_output, plan
 
 
 # --- output helpers -----------------------------------------------------------------------
@@ -234,11 +234,12 @@ def cmd_compare(args) -> int:
     if args.out is not None:
         check_folder_output(args.out)  # before the work, not after
     t0 = time.perf_counter()
-    # a report needs the rows; the table alone is measured where the deals are played
+    # measured where the deals are played; a report's rows are written there too (on a
+    # cluster, they are gathered here)
     result = compare_runs(args.game, args.n, a=a, b=b, seed=args.seed, policies_a=args.policy,
                           policies_b=args.policy_b, level=args.level, jobs=args.jobs,
                           progress=_progress(args), keep_frames=args.out is not None,
-                          backend=backend, scheduler=where)
+                          backend=backend, scheduler=where, report_dir=args.out)
     seconds = time.perf_counter() - t0
     print(f"{result.game.slug}: A = {result.label_a} vs B = {result.label_b}, "
           f"{args.n:,} {result.plan_a.unit} each, the same deals (seed {args.seed})")
@@ -254,7 +255,7 @@ def cmd_compare(args) -> int:
         from simlab.report import write_report
 
         out = write_report(args.out, game=result.game, plan=result.plan_b, frame=result.frame_b,
-                           seconds=seconds, comparison=result,
+                           seconds=seconds, comparison=result, sums=result.sums_b,
                            title=f"{result.game.title}: {result.label_a} vs {result.label_b}")
         print(f"report: {out / 'report.html'}")
     return 0
@@ -329,10 +330,17 @@ def cmd_sweep(args) -> int:
 # --- report -----------------------------------------------------------------------------
 DEFAULT_PLAYERS_N = 2000
 SEARCH_SHARE = 8
-def run_for_report(p: Plan, precision: float | None, max_n: int | None, log=print):
-    """(frame, metric set, seconds, notes) for a plan, or until ``precision``."""
-    from simlab import metrics
+def run_for_report(p: Plan, precision: float | None, max_n: int | None, out: Path,
+                   log=print):
+    """(frame or None, sums, metric set, seconds, notes) for a plan, or until
+    ``precision``. A fixed ``n`` is played chunk by chunk where each chunk runs, reduced
+    there to the report's sums and written to ``out/results.parquet`` (no frame comes
+    back); a precision run keeps its frame (``write_report`` writes it)."""
+    from dataclasses import replace
+
     from simlab.analysis import run_to_precision
+    from simlab.metrics import compute_from
+    from simlab.report_sums import frame_report_sums, run_report_sums
 
     t0 = time.perf_counter()
     notes: list[str] = []
@@ -348,10 +356,12 @@ def run_for_report(p: Plan, precision: float | None, max_n: int | None, log=prin
         if pr.not_estimable:
             notes.append("Not estimable (no qualifying row, so no interval): "
                          + "; ".join(pr.not_estimable) + ".")
+        sums = frame_report_sums(replace(p, n=frame.height), frame)
     else:
-        frame = execute(p)
-        ms = metrics.compute(p.game, frame, p.knobs, p.level)
-    return frame, ms, time.perf_counter() - t0, notes
+        frame = None
+        sums = run_report_sums(p, Path(out) / "results.parquet")
+        ms = compute_from(sums.metrics)
+    return frame, sums, ms, time.perf_counter() - t0, notes
 
 
 def cmd_report(args) -> int:
@@ -361,30 +371,33 @@ def cmd_report(args) -> int:
         raise SimlabError("give -n N, or --precision P (with --max-deals M)")
     first = args.n if args.n is not None else 20_000
     p = _plan(args, first, parse_assignments(args.set))
-    check_folder_output(args.out)  # before the work, not after
+    out = check_folder_output(args.out)  # before the work, not after
     if args.precision is not None and args.max_deals is not None and args.max_deals < first:
         raise SimlabError(f"--max-deals ({args.max_deals:,}) is smaller than -n ({first:,})")
-    frame, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals)
+    frame, sums, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals, out)
     from dataclasses import replace
 
-    p = replace(p, n=frame.height)
-    players, skill = players_for_report(p, frame, ms, args.players_n, args.skill_check,
+    p = replace(p, n=sums.rows)
+    players, skill = players_for_report(p, frame, sums, ms, args.players_n, args.skill_check,
                                         args.skill_n)
-    out = write_report(args.out, game=p.game, plan=p, frame=frame, seconds=seconds,
-                       metric_set=ms, notes=notes, players=players, skill=skill)
+    out = write_report(out, game=p.game, plan=p, frame=frame, seconds=seconds,
+                       metric_set=ms, notes=notes, players=players, skill=skill, sums=sums)
     print(metrics_table(ms.headline()))
     print(f"\nreport: {out / 'report.md'} and {out / 'report.html'}")
     return 0
 
 
-def players_for_report(p: Plan, frame, ms, players_n: int, skill_policy: str | None,
+def players_for_report(p: Plan, frame, sums, ms, players_n: int, skill_policy: str | None,
                        skill_n: int, log=print):
-    """The Players section's checks (duplicate edges and hand strength on ``players_n``
-    deals) and, with ``skill_policy``, the headline answers under that policy."""
+    """The Players section's checks (the run's own, from its ``sums``; duplicate edges and
+    hand strength on ``players_n`` deals) and, with ``skill_policy``, the headline answers
+    under that policy (on the run's first deals: ``frame``'s, or played again)."""
     from simlab.players_check import check_players, skill_check
+    from simlab.report import run_checks
 
     t0 = time.perf_counter()
-    players = check_players(p.game, p, frame, n=min(players_n, p.n) if p.n >= 20 else 0)
+    players = check_players(p.game, p, n=min(players_n, p.n) if p.n >= 20 else 0,
+                            checks=run_checks(p.game, p, sums))
     skill = None
     if skill_policy is not None:
         skill = skill_check(p.game, p, frame, ms, skill_policy, skill_n)
@@ -412,9 +425,10 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     first = ex.n if ex.n is not None else 20_000
     p = plan(ex.game, first, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=workers,
              level=ex.level, progress=progress)
-    check_folder_output(ex.out_dir)  # before the work, not after
-    frame, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, log=log)
-    p = replace(p, n=frame.height)
+    out = check_folder_output(ex.out_dir)  # before the work, not after
+    frame, sums, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, out,
+                                                     log=log)
+    p = replace(p, n=sums.rows)
     comparison = None
     sweep_result = None
     t0 = time.perf_counter()
@@ -428,10 +442,10 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
                              base=ex.knobs, seed=ex.seed, policies=ex.policies, level=ex.level,
                              jobs=workers, progress=progress)
     seconds += time.perf_counter() - t0
-    players, _ = players_for_report(p, frame, ms, players_n, None, 0, log=log)
-    return write_report(ex.out_dir, game=p.game, plan=p, frame=frame, seconds=seconds,
+    players, _ = players_for_report(p, frame, sums, ms, players_n, None, 0, log=log)
+    return write_report(out, game=p.game, plan=p, frame=frame, seconds=seconds,
                         metric_set=ms, comparison=comparison, sweep=sweep_result, title=ex.title,
-                        notes=[*ex.notes, *notes], players=players)
+                        notes=[*ex.notes, *notes], players=players, sums=sums)
 
 
 def cmd_experiment(args) -> int:

@@ -18,6 +18,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -104,6 +105,9 @@ class CompareResult:
     frame_a: pl.DataFrame | None  # None: measured chunk by chunk (``compare_reduced``)
     frame_b: pl.DataFrame | None
     conf: float = DEFAULT_CONF
+    # a report's run (B) reduced chunk by chunk, its rows and A's written to the report
+    # folder (``compare_runs(report_dir=...)``)
+    sums_b: Any = None
 
     @property
     def label_a(self) -> str:
@@ -395,8 +399,9 @@ def compare_rows(pairs: list[tuple[MetricDef, MetricDef]], parts: list[PairedPar
     return rows
 
 
-def _chunk_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int, *, game: Any,
-                 knobs_a: Any, knobs_b: Any, level: str) -> tuple[list[str], list[PairedParts]]:
+def _chunk_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int, count: int, *,
+                 game: Any, knobs_a: Any, knobs_b: Any, level: str
+                 ) -> tuple[list[str], list[PairedParts]]:
     """A chunk's reduction, where it ran: its metrics' keys and exact parts (the metric
     definitions depend only on the columns, so every chunk builds the same ones)."""
     g = get_game(game) if isinstance(game, str) else game
@@ -419,18 +424,65 @@ def compare_reduced(pa: Plan, pb: Plan, conf: float = DEFAULT_CONF, *, backend: 
     """``compare_frames`` without gathering rows: each chunk of deals is played under A
     and B in the same task and reduced there to its metrics' exact parts; only those
     travel, and their sum gives the same rows, to the last bit, as the whole frames."""
+    return _compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler)[0]
+
+
+def compare_report_run(pa: Plan, pb: Plan, report_dir: Path, conf: float = DEFAULT_CONF
+                       ) -> tuple[list[CompareRow], Any]:
+    """``compare_reduced`` for a report on B: each task also reduces B's chunk to its
+    ``ReportSums`` and writes both chunks' rows; they are merged into
+    ``report_dir/results.parquet`` (B) and ``results_a.parquet`` (A). Returns the rows
+    and B's sums."""
+    return _compare_reduced(pa, pb, conf, report_dir=report_dir)
+
+
+def _chunk_report_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int, count: int,
+                        *, parts: Any, report: Any) -> tuple:
+    return parts(frame_a, frame_b, start, count), report(frame_b, start, count)
+
+
+def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
+                     scheduler: str | None = None, report_dir: Path | None = None
+                     ) -> tuple[list[CompareRow], Any]:
+    from simlab.report_sums import report_run
+    from simlab.runner import merge_part_files, scratch_parts
+
+    whole_a, whole_b = pa, pb
     pa, pb = grouped(pa), grouped(pb)
     one = [execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False)) for p in (pa, pb)]
     pairs = candidate_pairs(pa.game, pa.knobs, pb.knobs, pa.level, None, one[0], one[1])
     keys = [d.key for d, _ in pairs]
     reduce = partial(_chunk_parts, game=game_ref(pa.game), knobs_a=pa.knobs, knobs_b=pb.knobs,
                      level=pa.level)
-    chunks = execute_paired_reduced(pa, pb, reduce, backend=backend, scheduler=scheduler)
-    for got, _ in chunks:
-        if got != keys:  # a game whose metric definitions read the data, not the columns
+    sums = None
+    if report_dir is None:
+        chunks = execute_paired_reduced(pa, pb, reduce, backend=backend, scheduler=scheduler)
+    else:
+        run = report_run(pb)
+        both = partial(_chunk_report_parts, parts=reduce, report=run.reduce)
+        try:
+            with scratch_parts(Path(report_dir)) as scratch:
+                folders = (scratch / "a", scratch / "b")
+                for f in folders:
+                    f.mkdir()
+                got = execute_paired_reduced(pa, pb, both, folders=folders)
+                merge_part_files(sorted(folders[1].glob("part-*.parquet")),
+                                 Path(report_dir) / "results.parquet", whole_b)
+                merge_part_files(sorted(folders[0].glob("part-*.parquet")),
+                                 Path(report_dir) / "results_a.parquet", whole_a)
+        except OSError as e:  # a full disk, a folder made read-only meanwhile...
+            from simlab.knobs import SimlabError
+
+            raise SimlabError(f"cannot write the results into {str(report_dir)!r}: "
+                              f"{e.strerror or e}; free some space or give another --out, "
+                              "and run again") from None
+        chunks = [c for c, _ in got]
+        sums = run.total([s for _, s in got])
+    for got_keys, _ in chunks:
+        if got_keys != keys:  # a game whose metric definitions read the data, not the columns
             raise RuntimeError(f"{pa.game.slug}: a chunk defines other metrics than its "
                                "columns give; metric definitions must not depend on the rows")
-    return compare_rows(pairs, merge_parts([parts for _, parts in chunks]), pa.n, conf)
+    return compare_rows(pairs, merge_parts([parts for _, parts in chunks]), pa.n, conf), sums
 
 
 def _chunk_sums(frame: pl.DataFrame, *, game: Any, knobs: Any, level: str
@@ -479,15 +531,21 @@ def compare_runs(game: str, n: int, *, a: dict[str, Any] | None = None,
                  policies_b: str | None = None, level: str = "deal", jobs: int = 1,
                  conf: float = DEFAULT_CONF, progress: bool | None = None,
                  keep_frames: bool = True, backend: str = "loky",
-                 scheduler: str | None = None) -> CompareResult:
+                 scheduler: str | None = None, report_dir: str | Path | None = None
+                 ) -> CompareResult:
     """Run variants A and B on the same deals and compare every metric. With
-    ``keep_frames`` (what a report needs) both runs' rows are gathered and kept;
-    otherwise each chunk is measured where it ran (``compare_reduced``), the same rows
-    in memory that does not grow with ``n`` (``frame_a``, ``frame_b``: None)."""
+    ``keep_frames`` both runs' rows are gathered and kept; otherwise each chunk is
+    measured where it ran (``compare_reduced``), the same rows in memory that does not
+    grow with ``n`` (``frame_a``, ``frame_b``: None). With ``report_dir`` (for a report
+    on B), local runs also reduce the chunks to B's report sums (``sums_b``) and write
+    both runs' rows there (``compare_report_run``); on a cluster the rows are gathered."""
     pa = plan(game, n, seed=seed, params=a or {}, policies=policies_a, jobs=jobs, level=level,
               progress=progress)
     pb = plan(game, n, seed=seed, params=b or {}, policies=policies_b or policies_a, jobs=jobs,
               level=level, progress=progress)
+    if report_dir is not None and backend == "loky":
+        rows, sums = compare_report_run(pa, pb, Path(report_dir), conf)
+        return CompareResult(pa.game, pa, pb, rows, None, None, conf, sums_b=sums)
     if not keep_frames:
         rows = compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler)
         return CompareResult(pa.game, pa, pb, rows, None, None, conf)

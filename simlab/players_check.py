@@ -89,18 +89,33 @@ def _pct(e: stats.Estimate) -> str:
 
 def frame_checks(game: Game, plan: Plan, frame: pl.DataFrame) -> list[Check]:
     """The health checks computed from the run's own rows."""
+    from simlab.report_sums import check_sums
+
+    return checks_from(game, plan, frame.height, frame.schema,
+                       *check_sums(game, plan.knobs, plan.level, frame))
+
+
+def checks_from(game: Game, plan: Plan, rows: int, schema: pl.Schema, moments: list,
+                bids: dict[str, tuple[int, int, int]]) -> list[Check]:
+    """The health checks from the run's sums (``report_sums``): ``moments`` of its
+    ``check_defs`` rates, and per contract label bid (deals, made known, made), on
+    ``rows`` rows of this ``schema``."""
+    from simlab.metrics import estimate_of
+    from simlab.report_sums import check_defs
+
+    columns = list(schema.names())
+    rate = {d.key: estimate_of(d, m) for d, m in
+            zip(check_defs(game, plan.knobs, plan.level, columns), moments, strict=True)}
     out: list[Check] = []
-    cols = frame.columns
     unit = "matches" if plan.level == "match" else "deals"
-    if "capped" in cols:
-        e = _rate(frame, pl.col("capped"))
+    if "check.capped" in rate:
+        e = rate["check.capped"]
         out.append(Check(f"{unit} stopped by a safety cap", _pct(e), e.value <= CAP_WARN,
                          f"more than {CAP_WARN:.1%} of {unit} end at a safety cap: the players "
                          "loop instead of finishing"))
-    if plan.level != "deal" or "taker" not in cols:
-        return out + _declared(game, plan, frame)
-    taken = pl.col("taker") >= 0
-    e = _rate(frame, ~taken)
+    if "check.nobody_takes" not in rate:
+        return out + _declared(game, plan, columns, rate)
+    e = rate["check.nobody_takes"]
     always = e.n > 0 and e.value >= 1.0
     never = e.n > 0 and e.value <= 0.0 and not game.extra.get("forced_taker", False)
     out.append(Check("deals where nobody takes", _pct(e)
@@ -109,30 +124,27 @@ def frame_checks(game: Game, plan: Plan, frame: pl.DataFrame) -> list[Check]:
                      "nobody ever takes" if always else
                      "somebody always takes: passing is never chosen, so questions about "
                      "thrown-in deals cannot be answered"))
-    if "contract" in cols and "made" in cols:
-        dtype = frame.schema["contract"]
-        bid = frame.filter(taken)["contract"].cast(pl.String)
-        counts = bid.value_counts()
-        seen = dict(zip(counts["contract"].to_list(), counts["count"].to_list(), strict=True))
-        total = max(1, bid.len())
-        for name, count in sorted(seen.items(), key=lambda kv: -kv[1]):
+    if "contract" in columns and "made" in columns:
+        total = max(1, sum(b[0] for b in bids.values()))
+        for name, (count, known, made) in sorted(bids.items(), key=lambda kv: (-kv[1][0], str(kv[0]))):
             if name is None or count / total < SHARE_MIN:
                 continue
-            e = _rate(frame, pl.col("made"), taken & (pl.col("contract").cast(pl.String) == name))
+            e = stats.proportion(made, known)
             out.append(Check(f"contract {name} made (bid in {count / total:.1%} of takes)",
                              _pct(e), e.value >= MADE_WARN,
                              f"bid in {count / total:.1%} of takes but made less than "
                              f"{MADE_WARN:.0%} of the time: the players overbid it"))
+        dtype = schema["contract"]
         if isinstance(dtype, pl.Enum):
-            never_bid = [c for c in dtype.categories.to_list() if c not in seen]
-            if never_bid and frame.height >= 1000:
+            never_bid = [c for c in dtype.categories.to_list() if c not in bids]
+            if never_bid and rows >= 1000:
                 out.append(Check("contracts never bid", ", ".join(never_bid)
-                                 + f" (in {frame.height:,} deals)", None,
+                                 + f" (in {rows:,} deals)", None,
                                  "a contract never bid cannot be measured"))
-    return out + _declared(game, plan, frame)
+    return out + _declared(game, plan, columns, rate)
 
 
-def _declared(game: Game, plan: Plan, frame: pl.DataFrame) -> list[Check]:
+def _declared(game: Game, plan: Plan, columns: list[str], rate: dict) -> list[Check]:
     """The game's own decisions (``extra["decisions"]``: (title, expr, where) triples for
     decisions a player may or may not take): a decision never or always taken is flagged,
     unless the game adds a fourth element, the measurement that shows it right (it is then
@@ -141,8 +153,8 @@ def _declared(game: Game, plan: Plan, frame: pl.DataFrame) -> list[Check]:
     spec = game.extra.get("decisions")
     if spec is None or plan.level != "deal":
         return out
-    for title, expr, where, *measured in spec(plan.knobs, frame.columns):
-        e = _rate(frame, expr, where)
+    for i, (title, _, _, *measured) in enumerate(spec(plan.knobs, columns)):
+        e = rate[f"check.decision.{i}"]
         if e.n == 0:
             out.append(Check(title, _pct(e), None))
             continue
@@ -196,11 +208,15 @@ def _difference(a: np.ndarray, b: np.ndarray, conf: float = 0.95) -> stats.Estim
     return stats.Estimate(d, d - z * se, d + z * se, int(a.size + b.size), "mean", conf)
 
 
-def check_players(game: Game, plan: Plan, frame: pl.DataFrame, n: int = DEFAULT_PLAYERS_N,
-                  seed: int | None = None) -> PlayersCheck:
-    """The Players section's content: the run's own health checks, and with ``n > 0`` the
-    duplicate edges and the hand-strength check on ``n`` deals (search on fewer)."""
-    pc = PlayersCheck(plan.policies, checks=frame_checks(game, plan, frame))
+def check_players(game: Game, plan: Plan, frame: pl.DataFrame | None = None,
+                  n: int = DEFAULT_PLAYERS_N, seed: int | None = None,
+                  checks: list[Check] | None = None) -> PlayersCheck:
+    """The Players section's content: the run's own health checks (``checks``, or computed
+    from ``frame``), and with ``n > 0`` the duplicate edges and the hand-strength check on
+    ``n`` deals (search on fewer)."""
+    if checks is None:
+        checks = frame_checks(game, plan, frame) if frame is not None else []
+    pc = PlayersCheck(plan.policies, checks=list(checks))
     if n <= 0:
         return pc
     seed = plan.seed if seed is None else seed
@@ -266,10 +282,11 @@ class SkillCheck:
         return "holds under stronger play"
 
 
-def skill_check(game: Game, plan: Plan, frame: pl.DataFrame, ms: MetricSet, policy: str = "search",
-                n: int = 1000) -> SkillCheck:
+def skill_check(game: Game, plan: Plan, frame: pl.DataFrame | None, ms: MetricSet,
+                policy: str = "search", n: int = 1000) -> SkillCheck:
     """Each headline metric re-measured with ``policy`` at every seat on the run's first
-    ``n`` deals, paired with the run's own rows on those deals (Holm over the headline)."""
+    ``n`` deals, paired with the run's own rows on those deals (Holm over the headline;
+    without ``frame``, those deals are played again: every deal has its own stream)."""
     from simlab.compare import compare_frames
     from simlab.knobs import SimlabError
 
@@ -278,13 +295,12 @@ def skill_check(game: Game, plan: Plan, frame: pl.DataFrame, ms: MetricSet, poli
                           f"{', '.join(game.policies)}")
     if plan.level != "deal":
         raise SimlabError("--skill-check works at deal level (--level deal)")
-    m = min(n, frame.height)
+    m = min(n, frame.height if frame is not None else plan.n)
     players = game.players(plan.knobs)
-    strong = replace(plan, n=m, start=0, policies=(policy,) * players, record_hands=False,
-                     chunk_size=min(plan.chunk_size, m), variant=None)
-    frame_s = execute(strong)
-    frame_a = frame.head(m).drop([c for c in frame.columns
-                                  if c.startswith(("dealt_s", "hand_s"))])
+    own = replace(plan, n=m, start=0, record_hands=False, chunk_size=min(plan.chunk_size, m))
+    frame_s = execute(replace(own, policies=(policy,) * players, variant=None))
+    frame_a = execute(own) if frame is None else frame.head(m).drop(
+        [c for c in frame.columns if c.startswith(("dealt_s", "hand_s"))])
     if not np.array_equal(frame_a["deal"].to_numpy(), frame_s["deal"].to_numpy()):
         raise RuntimeError("skill check: the run's first rows are not deals 0..n-1")
     head = {x.key: x for x in ms.headline()}

@@ -46,6 +46,15 @@ def _figure(w: float = WIDTH, h: float = 4.2) -> Figure:
     return fig
 
 
+def png_of(figure: Figure) -> bytes:
+    """The figure drawn as PNG bytes (at ``DPI``), in whichever process runs this."""
+    import io
+
+    buf = io.BytesIO()
+    figure.savefig(buf, format="png", dpi=DPI)
+    return buf.getvalue()
+
+
 def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(text, width)) or text
 
@@ -292,14 +301,23 @@ def score_groups(frame: pl.DataFrame, n_players: int, prefix: str = "score_s",
                  teams: Sequence[int] | None = None) -> list[list[int]]:
     """Seats grouped by identical score columns (partners who share a score), in seat
     order; with ``teams``, only seats of the same side are merged."""
+    same = {(j, i): bool(frame.select((pl.col(f"{prefix}{i}") == pl.col(f"{prefix}{j}")).all())
+                         .item())
+            for i in range(n_players) for j in range(i)}
+    return groups_of(same, n_players, teams)
+
+
+def groups_of(same: dict[tuple[int, int], bool], n_players: int,
+              teams: Sequence[int] | None = None) -> list[list[int]]:
+    """``score_groups`` from ``same[(j, i)]`` (j < i): whether seats j and i have equal
+    scores on every row."""
     groups: list[list[int]] = []
     for i in range(n_players):
         for g in groups:
             j = g[0]
             if teams is not None and teams[i] != teams[j]:
                 continue
-            same = frame.select((pl.col(f"{prefix}{i}") == pl.col(f"{prefix}{j}")).all()).item()
-            if same:
+            if same[(j, i)]:
                 g.append(i)
                 break
         else:
@@ -327,29 +345,38 @@ def score_histograms(frame: pl.DataFrame, n_players: int, prefix: str = "score_s
                      title: str | None = None) -> Figure:
     """One histogram per seat, or per team when partners' score columns are identical;
     shared axes, the mean marked. Bars give the share of rows (%)."""
+    from simlab.report_sums import Counts
+
     groups = score_groups(frame, n_players, prefix, teams)
+    dists = [Counts.of(frame.get_column(f"{prefix}{g[0]}")) for g in groups]
+    unit = xlabel or ("final score (points)" if prefix.startswith("final")
+                      else "score per deal (points)")
+    return score_histograms_of(groups, dists, xlabel=unit, title=title)
+
+
+def score_histograms_of(groups: list[list[int]], dists: Sequence[Any], *, xlabel: str,
+                        title: str | None = None) -> Figure:
+    """``score_histograms`` from each group's score distribution (``report_sums.Counts``)."""
     k = len(groups)
     ncols = min(k, 4 if k != 3 else 3)
     nrows = math.ceil(k / ncols)
     fig = _figure(WIDTH if ncols > 1 else 5.0, 1.0 + 2.4 * nrows)
     axes = fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False)
-    cols = [frame.get_column(f"{prefix}{g[0]}").drop_nulls().to_numpy().astype(float) for g in groups]
-    allv = np.concatenate(cols) if cols else np.zeros(1)
+    allv = np.concatenate([d.values for d in dists]) if dists else np.zeros(1)
     bins = _int_bins(allv if allv.size else np.zeros(1))
-    for ax, g, v in zip(axes.flat, groups, cols, strict=False):
-        if v.size:
-            w = np.full(v.size, 100.0 / v.size)
-            ax.hist(v, bins=bins, weights=w, color=ACCENT, alpha=0.85)
-            m = float(v.mean())
+    for ax, g, d in zip(axes.flat, groups, dists, strict=False):
+        if d.n:
+            ax.hist(d.values, bins=bins, weights=d.counts * (100.0 / d.n), color=ACCENT,
+                    alpha=0.85)
+            m = d.mean()
             ax.axvline(m, color=HIGHLIGHT, lw=1.2, ls="--")
-            ax.set_title(_wrap(f"{group_label(g)}: mean {m:.1f} (n={v.size:,})", 34), fontsize=9)
+            ax.set_title(_wrap(f"{group_label(g)}: mean {m:.1f} (n={d.n:,})", 34), fontsize=9)
         else:
             ax.set_title(f"{group_label(g)}: no rows", fontsize=9)
         ax.grid(axis="y", alpha=0.3)
     for ax in axes.flat[k:]:
         ax.set_visible(False)
-    unit = xlabel or ("final score (points)" if prefix.startswith("final") else "score per deal (points)")
-    fig.supxlabel(unit, fontsize=10)
+    fig.supxlabel(xlabel, fontsize=10)
     fig.supylabel("share of rows (%)", fontsize=10)
     what = "team" if any(len(g) > 1 for g in groups) else "seat"
     fig.suptitle(title or f"Score distribution per {what} (dashed line: mean)", fontsize=11)
@@ -358,24 +385,31 @@ def score_histograms(frame: pl.DataFrame, n_players: int, prefix: str = "score_s
 
 def match_length(frame: pl.DataFrame, column: str = "n_deals", *, title: str | None = None) -> Figure:
     """Distribution of deals per match (share of matches, %), with the mean marked."""
+    from simlab.report_sums import Counts
+
     if column not in frame.columns:
         raise ValueError(f"frame has no {column!r} column (match-level runs have it)")
-    v = frame.get_column(column).drop_nulls().to_numpy().astype(float)
-    if v.size == 0:
+    d = Counts.of(frame.get_column(column))
+    if d.n == 0:
         raise ValueError(f"column {column!r} holds no values")
+    return match_length_of(d, title=title)
+
+
+def match_length_of(d: Any, *, title: str | None = None) -> Figure:
+    """``match_length`` from the distribution of deals per match (``report_sums.Counts``)."""
     fig = _figure(6.5, 4.0)
     ax = fig.add_subplot()
-    ax.hist(v, bins=_int_bins(v, 50), weights=np.full(v.size, 100.0 / v.size), color=ACCENT,
-            alpha=0.85)
-    m = float(v.mean())
+    ax.hist(d.values, bins=_int_bins(d.values, 50), weights=d.counts * (100.0 / d.n),
+            color=ACCENT, alpha=0.85)
+    m = d.mean()
     ax.axvline(m, color=HIGHLIGHT, lw=1.2, ls="--", label=f"mean {m:.1f}")
-    med = float(np.median(v))
+    med = d.median()
     ax.axvline(med, color=MUTED, lw=1.2, ls=":", label=f"median {med:g}")
     ax.legend(fontsize=8)
     ax.set_xlabel("deals per match")
     ax.set_ylabel("share of matches (%)")
     ax.grid(axis="y", alpha=0.3)
-    ax.set_title(title or f"Match length (n = {v.size:,} matches)", fontsize=11)
+    ax.set_title(title or f"Match length (n = {d.n:,} matches)", fontsize=11)
     return fig
 
 

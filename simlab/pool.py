@@ -196,6 +196,11 @@ def get(size: int, warm: tuple[Callable, tuple] | None = None) -> Pool:
     return _POOL[0]
 
 
+def current() -> Pool | None:
+    """The live pool of this process, if a run started one (None otherwise)."""
+    return _POOL[0] if _POOL and _POOL[0].alive() else None
+
+
 def _discard(pool: Pool) -> None:
     pool.kill()
     if _POOL and _POOL[0] is pool:

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import json
 import math
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -41,11 +39,13 @@ from simlab import plots, stats
 from simlab.compare import CompareResult, SweepResult
 from simlab.games.base import Game
 from simlab.knobs import SimlabError
-from simlab.metrics import Metric, MetricSet, compute, score_distribution
-from simlab.players_check import PlayersCheck, SkillCheck, check_players
-from simlab.runner import PROVENANCE_KEY, Plan, check_folder_output, execute
+from simlab.metrics import Metric, MetricSet, compute_from
+from simlab.players_check import PlayersCheck, SkillCheck, check_players, checks_from
+from simlab.report_sums import ReportSums, frame_report_sums, raw_findings, tag_of
+from simlab.runner import PROVENANCE_KEY, Plan, check_folder_output
 from simlab.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate, holm
 from simlab.stats import mean as mean_estimate
+from simlab.sums import Moments
 
 STANDARD_SECTIONS = ("Seats", "Dealer position", "Balance", "Contracts", "Match")
 # metric families whose members are symmetric positions: their bar chart shows the mean
@@ -155,6 +155,7 @@ class _Fig:
     name: str  # file name under figures/
     png: bytes
     caption: str
+    figure: Figure | None = None  # until rendered (``_Doc.render``)
 
 
 @dataclass
@@ -194,14 +195,28 @@ class _Doc:
         while stem in self._names:
             stem, k = f"{base}-{k}", k + 1
         self._names.add(stem)
-        buf = io.BytesIO()
-        figure.savefig(buf, format="png", dpi=plots.DPI)
-        png = buf.getvalue()
-        (self.fig_dir / f"{stem}.png").write_bytes(png)
-        f = _Fig(f"{stem}.png", png, caption)
+        f = _Fig(f"{stem}.png", b"", caption, figure)
         self.figures.append(f)
         self.blocks.append(("fig", f))
         return f.name
+
+    def render(self) -> None:
+        """Draw every figure not drawn yet to PNG and write it under ``fig_dir``. Drawing
+        is most of a report's own time: the run's worker processes, still up, draw
+        some of the figures while this process draws the others."""
+        from simlab import pool
+
+        todo = [f for f in self.figures if f.figure is not None]
+        workers = pool.current()
+        tasks = [(i, plots.png_of, (f.figure,), {}) for i, f in enumerate(todo)]
+        if workers is None or len(todo) < 2:
+            done = ((i, plots.png_of(*args)) for i, _, args, _ in tasks)
+        else:
+            done = workers.run(tasks, local=lambda i, fn, args, kwargs: fn(*args))
+        for i, png in done:
+            f = todo[i]
+            f.png, f.figure = png, None
+            (self.fig_dir / f.name).write_bytes(png)
 
     # rendering
     def markdown(self) -> str:
@@ -565,9 +580,7 @@ class Finding:
 def finding_specs(game: Game, ms: MetricSet | None = None) -> list[FindingSpec]:
     """The game's ``FINDINGS`` (see above); else the standard ones and, given the run's
     metrics, one stated sentence per headline metric of the game's own sections."""
-    fn = game.extra.get("metrics")
-    module = sys.modules.get(getattr(fn, "__module__", "") or "")
-    raw = getattr(module, "FINDINGS", None)
+    raw = raw_findings(game)
     if raw is not None:
         return [FindingSpec(**d) for d in raw]
     specs = [FindingSpec(**d) for d in STANDARD_FINDINGS]
@@ -630,8 +643,17 @@ def _against_value(spec: FindingSpec, n_players: int) -> float | None:
     return float(a(n_players)) if callable(a) else float(a)
 
 
+def _moment_mean(m: Moments, j: int | None, conf: float) -> Estimate:
+    """Mean and t interval of component ``j`` of ``m`` (None: component 0 minus 1)."""
+    w = (1, 0) if j == 0 else (0, 1) if j == 1 else (1, -1)
+    s1 = w[0] * m.s1[0] + w[1] * m.s1[1]
+    ss = sum(w[a] * w[b] * m.centred(a, b) for a in range(2) for b in range(2))
+    sd = math.sqrt(max(float(ss), 0.0) / (m.n - 1)) if m.n > 1 else math.nan
+    return mean_estimate(m=float(s1 / m.n), sd=sd, n=m.n, conf=conf)
+
+
 def _finding(spec: FindingSpec, by_key: dict[str, Metric], n_players: int,
-             control: tuple[pl.DataFrame, pl.DataFrame] | None) -> Finding | None:
+             control: Moments | None) -> Finding | None:
     m = by_key.get(spec.key)
     if m is None or m.estimate.n == 0 or math.isnan(m.estimate.value):
         return None
@@ -648,21 +670,15 @@ def _finding(spec: FindingSpec, by_key: dict[str, Metric], n_players: int,
         f.text = _fill(spec.text, by_key, extra) + f" (too few rows to test: n = {e.n:,})"
         return f
     if spec.control is not None and spec.paired is not None and control is not None:
-        frame, frame_c = control
-        expr = spec.paired(n_players).cast(pl.Float64)
-        a = frame.select(expr.alias("v")).to_series()
-        b = frame_c.select(expr.alias("v")).to_series()
-        both = pl.DataFrame({"a": a, "b": b}).drop_nulls()
-        if both.height < 3:
+        # ``control``: Moments of (this run's value, the control's) on the same rows
+        if control.n < 3:
             return None
-        d = (both["a"] - both["b"]).to_numpy()
-        mb = mean_estimate(both["b"].to_numpy(), conf=e.conf)
-        ma = mean_estimate(both["a"].to_numpy(), conf=e.conf)
+        ma, mb = _moment_mean(control, 0, e.conf), _moment_mean(control, 1, e.conf)
         if e.kind == "rate":  # means of 0/1 values: printed as rates (%), like the metric
             ma, mb = replace(ma, kind="rate"), replace(mb, kind="rate")
         extra.update({"value": fmt_estimate(ma, m.unit), "value:bare": fmt_estimate(ma),
                       "control": fmt_estimate(mb, m.unit), "control:bare": fmt_estimate(mb)})
-        de = mean_estimate(d, conf=e.conf)
+        de = _moment_mean(control, None, e.conf)
         f.diff, f.lo, f.hi = de.value * scale, de.lo * scale, de.hi * scale
         se = _se(de)
         f.p = 1.0 if se == 0 and de.value == 0 else _p_two_sided(de.value / se, de.n - 1)
@@ -702,23 +718,25 @@ def _finding(spec: FindingSpec, by_key: dict[str, Metric], n_players: int,
 
 def findings(game: Game, plan: Plan, frame: pl.DataFrame, ms: MetricSet,
              conf: float) -> list[Finding]:
+    """The report's findings on a run's whole ``frame`` (``findings_from`` its sums)."""
+    return findings_from(game, plan, frame_report_sums(plan, frame), ms, conf)
+
+
+def findings_from(game: Game, plan: Plan, sums: ReportSums, ms: MetricSet,
+                  conf: float) -> list[Finding]:
     """The report's findings, Holm-adjusted over their tests. A spec with a ``control``
-    runs the control variant on the same deals (only when its metric is in the run)."""
+    reads the run's deals replayed under the control (``sums.controls``); one with a
+    ``companion`` reads a companion run's metrics (``sums.companions``)."""
     by_key = {m.key: m for m in ms.metrics}
     n = game.players(plan.knobs)
     out: list[Finding] = []
-    companions: dict[str, dict[str, Metric]] = {}
     for spec in finding_specs(game, ms):
         if spec.companion is not None and spec.key not in by_key and plan.level == "deal":
-            tag = repr(sorted(spec.companion.items()))
-            if tag not in companions:
-                from simlab.metrics import compute
-
-                knobs = replace(plan.knobs, **spec.companion)
-                frame_c = _control_frame(plan, spec.companion)
-                companions[tag] = {m.key: m for m in compute(game, frame_c, knobs,
-                                                             plan.level, conf).metrics}
-            f = _finding(spec, companions[tag], n, None)
+            got = sums.companions.get(tag_of(spec.companion))
+            if got is None:
+                continue
+            companion = {m.key: m for m in compute_from(got, conf).metrics}
+            f = _finding(spec, companion, n, None)
             if f is not None:
                 f.text += f" ({spec.companion_text})"
                 out.append(f)
@@ -727,7 +745,7 @@ def findings(game: Game, plan: Plan, frame: pl.DataFrame, ms: MetricSet,
         if spec.control is not None:
             if spec.key not in by_key or by_key[spec.key].estimate.n == 0:
                 continue
-            control = (frame, _control_frame(plan, spec.control))
+            control = sums.controls.get(f"{spec.key}|{tag_of(spec.control)}")
         f = _finding(spec, by_key, n, control)
         if f is not None:
             out.append(f)
@@ -737,18 +755,9 @@ def findings(game: Game, plan: Plan, frame: pl.DataFrame, ms: MetricSet,
     return out
 
 
-def _control_frame(plan: Plan, knobs: dict[str, Any]) -> pl.DataFrame:
-    """This run's deals (same seed, same rows) under the control's knob values."""
-    from dataclasses import replace
-
-    values = dict(knobs)
-    policies = list(plan.policies)
-    for seat, over in values.pop("seat_values", {}).items():
-        policies[seat] = ":".join([policies[seat]] + [f"{k}={str(v).lower()}"
-                                                      for k, v in over.items()])
-    control = replace(plan, knobs=replace(plan.knobs, **values), policies=tuple(policies),
-                      variant=None)
-    return execute(control)
+def run_checks(game: Game, plan: Plan, sums: ReportSums) -> list:
+    """The run's own health checks (``players_check.checks_from``) from its sums."""
+    return checks_from(game, plan, sums.rows, sums.schema, sums.checks, sums.bids)
 
 
 def _findings_section(doc: _Doc, found: list[Finding], conf: float,
@@ -856,14 +865,15 @@ def _players(doc: _Doc, players: PlayersCheck | None, skill: SkillCheck | None) 
 
 
 # --- sections ----------------------------------------------------------------------------
-def _what(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, seconds: float,
+def _what(doc: _Doc, game: Game, plan: Plan, n_rows: int | None, seconds: float,
           notes: Sequence[str]) -> None:
+    """``n_rows``: the run's rows (None: a sweep's report, one run per grid point)."""
     import simlab
 
     doc.h(2, "What was simulated")
     rows = [
         ["game", f"{game.title} (`{game.slug}`)"],
-        ["rules changed from the defaults", _knobs_text(plan.knobs.changed()) if frame is not None
+        ["rules changed from the defaults", _knobs_text(plan.knobs.changed()) if n_rows is not None
          else "one variant per grid point: see the sweep section"],
     ]
     if plan.variant:
@@ -872,17 +882,17 @@ def _what(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, seconds: float
         ["policies", _policies_text(plan.policies)],
         ["level", "deal (independent deals)" if plan.level == "deal" else "match (whole matches)"],
         ["sample", f"{plan.n:,} {plan.unit}"
-         + (f" ({frame.height:,} rows)" if frame is not None and frame.height != plan.n else "")
-         + (" per grid point" if frame is None else "")],
+         + (f" ({n_rows:,} rows)" if n_rows is not None and n_rows != plan.n else "")
+         + (" per grid point" if n_rows is None else "")],
         ["seed", str(plan.seed)],
         ["simlab version", simlab.__version__],
         ["run time", _seconds(seconds)
-         + (f" ({plan.n / seconds:,.0f} {plan.unit}/s)" if seconds > 0 and frame is not None
+         + (f" ({plan.n / seconds:,.0f} {plan.unit}/s)" if seconds > 0 and n_rows is not None
             else "")],
         ["report date", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")],
     ]
     doc.table(["item", "value"], rows)
-    if frame is not None:
+    if n_rows is not None:
         book = _rulebook_rows(plan.knobs)
         if book:
             doc.p("Defaults that resolve the rulebook (the catalogue's reading where the "
@@ -919,14 +929,15 @@ def _sections(doc: _Doc, ms: MetricSet) -> None:
         _section_figures(doc, section, metrics)
 
 
-def _scores(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, conf: float) -> None:
-    prefix = _score_prefix(frame, plan.level)
-    if prefix is None:
+def _scores(doc: _Doc, game: Game, plan: Plan, sums: ReportSums, conf: float) -> None:
+    columns = [c for c in sums.distributions if c != "n_deals"]
+    if not columns:
         return
+    prefix = columns[0][:-1]
     n = game.players(plan.knobs)
     teams = tuple(game.teams(plan.knobs)) if game.teams is not None else None
-    groups = plots.score_groups(frame, n, prefix, teams)
-    dist = score_distribution(frame, n, prefix)
+    groups = plots.groups_of(sums.same, n, teams)
+    dists = [sums.distributions[f"{prefix}{g[0]}"] for g in groups]
     what = "final scores per match" if prefix.startswith("final") else "points per deal"
     doc.h(2, "Score distributions")
     merged = [g for g in groups if len(g) > 1]
@@ -936,41 +947,39 @@ def _scores(doc: _Doc, game: Game, plan: Plan, frame: pl.DataFrame, conf: float)
                  "once: " + "; ".join(plots.group_label(g) for g in merged) + ".")
     doc.p(text)
     rows = []
-    for g in groups:
-        r = dist.row(g[0], named=True)
-        e = mean_estimate(m=r["mean"] if r["mean"] is not None else math.nan,
-                          sd=r["sd"] if r["sd"] is not None else math.nan, n=int(r["n"]),
-                          conf=conf)
-        rows.append([plots.group_label(g), fmt_n(r["n"]), fmt_value(e), fmt_interval(e),
-                     f"{r['sd']:.1f}" if r["sd"] is not None else "n/a",
-                     *(f"{r[c]:g}" if r[c] is not None else "n/a"
-                       for c in ("min", "q05", "q25", "q50", "q75", "q95", "max"))])
+    for g, d in zip(groups, dists, strict=True):
+        e = mean_estimate(m=d.mean(), sd=d.sd(), n=d.n, conf=conf)
+        rows.append([plots.group_label(g), fmt_n(d.n), fmt_value(e), fmt_interval(e),
+                     f"{d.sd():.1f}" if d.n > 1 else "n/a",
+                     *(f"{x:g}" if d.n else "n/a"
+                       for x in (d.quantile(0.0), d.quantile(0.05), d.quantile(0.25),
+                                 d.quantile(0.5), d.quantile(0.75), d.quantile(0.95),
+                                 d.quantile(1.0)))])
     doc.table(["seats", "n", "mean", f"mean: {_conf_label(conf=conf)}", "sd", "min", "5%", "25%",
                "median", "75%", "95%", "max"], rows, right=range(1, 12))
     xlabel = "final score (points)" if prefix.startswith("final") else "score per deal (points)"
-    fig = plots.score_histograms(frame, n, prefix, teams=teams, xlabel=xlabel)
+    fig = plots.score_histograms_of(groups, dists, xlabel=xlabel)
     doc.fig("scores", fig, f"Distribution of {what}; dashed line: mean.")
 
 
-def _match_length(doc: _Doc, frame: pl.DataFrame, conf: float) -> None:
-    v = frame.get_column("n_deals").drop_nulls().cast(pl.Float64)
-    if v.len() == 0:
+def _match_length(doc: _Doc, sums: ReportSums, capped: int | None, conf: float) -> None:
+    d = sums.distributions.get("n_deals")
+    if d is None or d.n == 0:
         return
-    e = mean_estimate(v, conf=conf)
+    e = mean_estimate(m=d.mean(), sd=d.sd(), n=d.n, conf=conf)
     doc.h(2, "Match length")
     rows = [["deals per match", fmt_n(e.n), fmt_value(e), fmt_interval(e),
-             f"{v.median():g}", f"{v.min():g}", f"{v.max():g}"]]
+             f"{d.median():g}", f"{d.quantile(0.0):g}", f"{d.quantile(1.0):g}"]]
     doc.table(["", "matches", "mean", _conf_label(conf=e.conf), "median", "min", "max"], rows,
               right=range(1, 7))
-    if "capped" in frame.columns:
-        capped = int(frame.get_column("capped").sum() or 0)
+    if capped is not None:
         if capped:
-            doc.p(f"{capped:,} of {frame.height:,} matches were stopped by the safety cap on the "
+            doc.p(f"{capped:,} of {sums.rows:,} matches were stopped by the safety cap on the "
                   "number of deals; they are included above.")
         else:
-            doc.p(f"None of the {frame.height:,} matches was stopped by the safety cap on the "
+            doc.p(f"None of the {sums.rows:,} matches was stopped by the safety cap on the "
                   "number of deals.")
-    doc.fig("match-length", plots.match_length(frame), "Distribution of deals per match.")
+    doc.fig("match-length", plots.match_length_of(d), "Distribution of deals per match.")
 
 
 def _diff_cells(r) -> tuple[str, str]:
@@ -1175,17 +1184,20 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
                  frame: pl.DataFrame | None, seconds: float, metric_set: MetricSet | None = None,
                  comparison: CompareResult | None = None, sweep: SweepResult | None = None,
                  title: str | None = None, notes: Sequence[str] = (),
-                 players: PlayersCheck | None = None, skill: SkillCheck | None = None) -> Path:
+                 players: PlayersCheck | None = None, skill: SkillCheck | None = None,
+                 sums: ReportSums | None = None) -> Path:
     """Write ``report.md``, ``report.html``, ``figures/*.png`` and ``results.parquet`` into
-    ``out_dir`` (created if needed) and return it. ``metric_set`` defaults to every metric
-    of the game computed on ``frame``. With ``frame=None`` (a sweep's report: every grid
-    point was its own run) only the comparison / sweep sections are written. ``players``
+    ``out_dir`` (created if needed) and return it. The run is its whole ``frame``, or its
+    ``sums`` (``report_sums.run_report_sums``, which wrote ``results.parquet`` already).
+    ``metric_set`` defaults to every metric of the game on the run. With neither (a
+    sweep's report: every grid point was its own run) only the comparison / sweep
+    sections are written. ``players``
     (``simlab.players_check.check_players``) and ``skill`` (``skill_check``) fill the
     Players section; without them it lists the policies and the run's own health checks."""
     out = check_folder_output(out_dir)
     try:
         return _write_report(out, game, plan, frame, seconds, metric_set, comparison, sweep,
-                             title, notes, players, skill)
+                             title, notes, players, skill, sums)
     except OSError as e:  # a full disk, a folder made read-only meanwhile...
         raise SimlabError(f"cannot write the report into {str(out)!r}: "
                           f"{e.strerror or e}{' (' + str(e.filename) + ')' if e.filename else ''}"
@@ -1195,37 +1207,40 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
 def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame | None,
                   seconds: float, metric_set: MetricSet | None, comparison: CompareResult | None,
                   sweep: SweepResult | None, title: str | None, notes: Sequence[str],
-                  players: PlayersCheck | None = None, skill: SkillCheck | None = None) -> Path:
+                  players: PlayersCheck | None = None, skill: SkillCheck | None = None,
+                  sums: ReportSums | None = None) -> Path:
     if isinstance(game, str):
         from simlab.games import get_game
 
         game = get_game(game)
     fig_dir = out / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
-    if frame is None and metric_set is None:
+    if sums is None and frame is not None:
+        sums = frame_report_sums(replace(plan, game=game), frame)
+    if sums is None and metric_set is None:
         ms = MetricSet()
     else:
-        ms = metric_set if metric_set is not None else compute(game, frame, plan.knobs, plan.level)
+        ms = metric_set if metric_set is not None else compute_from(sums.metrics)
     conf = ms.metrics[0].estimate.conf if ms.metrics else 0.95
     title = title or f"{game.title}: balance report"
 
     doc = _Doc(fig_dir)
     doc.h(1, title)
-    found = findings(game, plan, frame, ms, conf) if frame is not None else []
-    if frame is not None and players is None:
-        players = check_players(game, plan, frame, n=0)
-    if frame is not None or comparison is not None:
+    found = findings_from(game, plan, sums, ms, conf) if sums is not None else []
+    if sums is not None and players is None:
+        players = check_players(game, plan, n=0, checks=run_checks(game, plan, sums))
+    if sums is not None or comparison is not None:
         _findings_section(doc, found, conf, comparison, players, skill)
     elif sweep is not None:
         _sweep_findings(doc, sweep)
-    _what(doc, game, plan, frame, seconds, list(notes))
-    if frame is not None:
+    _what(doc, game, plan, sums.rows if sums is not None else None, seconds, list(notes))
+    if sums is not None:
         _headline(doc, ms, skill)
         _players(doc, players, skill)
         _sections(doc, ms)
-        _scores(doc, game, plan, frame, conf)
-        if plan.level == "match" and "n_deals" in frame.columns:
-            _match_length(doc, frame, conf)
+        _scores(doc, game, plan, sums, conf)
+        if plan.level == "match":
+            _match_length(doc, sums, sums.capped(game, plan.knobs, plan.level), conf)
     if comparison is not None:
         _comparison(doc, comparison)
     if sweep is not None:
@@ -1238,12 +1253,20 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
     files = []
     if frame is not None:
         _write_parquet(out / "results.parquet", frame, plan)
+    if sums is not None:
         files.append("`results.parquet`: the results, one row per "
                      f"{plan.level}, with the run's provenance (Parquet metadata key `simlab`)")
     if comparison is not None:
-        _write_parquet(out / "results_b.parquet", comparison.frame_b, comparison.plan_b)
-        files.append("`results_b.parquet`: variant B's results, with its provenance")
+        # the other variant's rows (the report's own run is in results.parquet)
+        side = "a" if plan is comparison.plan_b else "b"
+        other = comparison.frame_a if side == "a" else comparison.frame_b
+        if other is not None:
+            _write_parquet(out / f"results_{side}.parquet", other,
+                           comparison.plan_a if side == "a" else comparison.plan_b)
+        files.append(f"`results_{side}.parquet`: variant {side.upper()}'s results, with its "
+                     "provenance")
     files.append(f"`figures/`: {len(doc.figures)} PNG figures")
+    doc.render()
     doc.h(2, "Files")
     doc.ul(files)
 

@@ -761,39 +761,141 @@ def execute_reduced(p: Plan, reduce: Any, *, backend: str = "loky",
     return results
 
 
+def _chunk_part_reduced(game: str | Game, *args: Any, reduce: Any, part: str,
+                        owner: int | None = None, tick: Any = None) -> Any:
+    """Worker task: a chunk played, written to ``part`` (Parquet) and reduced there
+    (``execute_parts_reduced``); only the reduction comes back."""
+    frame = run_chunk(game, *args, tick=tick)
+    assert isinstance(frame, pl.DataFrame)
+    reduced = reduce(frame, args[-2], args[-1])
+    _write_part(frame, part, owner)
+    return reduced
+
+
+def execute_parts_reduced(p: Plan, folder: Path, reduce: Any) -> list[Any]:
+    """Every chunk of ``p`` played where a worker (or this process) takes it, written there
+    to ``folder/part-NNNNN.parquet`` and reduced there by ``reduce(frame, first deal,
+    deals)``; the reductions, in chunk order. The rows reach neither a pipe nor this
+    process: the caller reads the parts from disk if it needs them (``report`` merges them
+    into one file). Local processes only (the parts go to this machine's disk)."""
+    results: list[Any] = [None] * len(p.chunks)
+    with executor("loky", None, p.jobs) as ex, \
+            Progress(p.n, p.unit, enabled=p.progress) as bar:
+        ex.tick = bar.in_flight if bar.visible else None
+        ref = game_ref(p.game) if ex.n_jobs != 1 else p.game
+        tasks = [(i, _chunk_part_reduced, _chunk_args(p, ref, s, c),
+                  {"reduce": reduce, "part": str(folder / _part_name(i)), "owner": os.getpid()})
+                 for i, (s, c) in enumerate(p.chunks)]
+
+        def here(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
+            return _chunk_part_reduced(*args, reduce=reduce, part=kwargs["part"],
+                                       tick=kwargs.get("tick"))
+
+        for i, result in run_tasks(p, ex, tasks, local=here):
+            results[i] = result
+            bar.update(p.chunks[i][1])
+    return results
+
+
+@contextlib.contextmanager
+def scratch_parts(folder: Path) -> Iterator[Path]:
+    """A private folder ``folder/.parts-PID`` for the part files of a run whose rows are
+    merged at the end (a report's results), removed afterwards; folders left by killed
+    runs (their process is gone) are removed first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob(".parts-*"):
+        try:
+            os.kill(int(old.name.split("-")[1]), 0)
+            continue  # its process is alive
+        except ProcessLookupError:
+            pass
+        except (ValueError, IndexError, OSError):
+            continue
+        shutil.rmtree(old, ignore_errors=True)
+    scratch = folder / f".parts-{os.getpid()}"
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir()
+    try:
+        yield scratch
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def merge_part_files(parts: list[Path], out: Path, p: Plan) -> None:
+    """Concatenate part files into one Parquet file ``out`` carrying ``p``'s provenance.
+    polars' streaming engine copies them on disk: the rows never sit in this process
+    whole."""
+    tmp = _tmp_name(out)
+    try:
+        pl.scan_parquet(parts).sink_parquet(
+            tmp, metadata={PROVENANCE_KEY: json.dumps(p.provenance(), default=str)})
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _write_part(frame: pl.DataFrame, part: str, owner: int | None) -> None:
+    """Write a chunk's rows to ``part`` (through a temporary name), unless orphaned."""
+    data = _parquet_bytes(frame)
+    if _orphaned(owner):
+        os._exit(1)
+    final = Path(part)
+    tmp = _tmp_name(final)
+    _write_durable(tmp, data)
+    if _orphaned(owner):  # the parent died while we wrote: nobody will read it
+        tmp.unlink(missing_ok=True)
+        os._exit(1)
+    os.replace(tmp, final)
+
+
 def _paired_chunk_reduced(game: str | Game, knobs_a: Knobs, knobs_b: Knobs,
                           policies_a: tuple[str, ...], policies_b: tuple[str, ...], seed: int,
                           level: str, record_hands: bool, start: int, count: int, *,
-                          reduce: Any, owner: int | None = None) -> Any:
+                          reduce: Any, owner: int | None = None,
+                          parts: tuple[str, str] | None = None) -> Any:
     """Task: one chunk of deals played under variants A and B, reduced together where
-    both ran (``execute_paired_reduced``)."""
+    both ran (``execute_paired_reduced``); with ``parts``, both chunks' rows are written
+    there too."""
     frame_a = run_chunk(game, knobs_a, policies_a, seed, level, record_hands, start, count)
     frame_b = run_chunk(game, knobs_b, policies_b, seed, level, record_hands, start, count)
     if _orphaned(owner):
         os._exit(1)
-    return reduce(frame_a, frame_b, start)
+    reduced = reduce(frame_a, frame_b, start, count)
+    if parts is not None:
+        _write_part(frame_a, parts[0], owner)
+        _write_part(frame_b, parts[1], owner)
+    return reduced
 
 
 def execute_paired_reduced(pa: Plan, pb: Plan, reduce: Any, *, backend: str = "loky",
-                           scheduler: str | None = None) -> list[Any]:
-    """``reduce(frame_a, frame_b, first deal)`` of every chunk of deals, played under
-    ``pa`` and ``pb`` (the same game, seed and chunks: variants compared on the same
+                           scheduler: str | None = None,
+                           folders: tuple[Path, Path] | None = None) -> list[Any]:
+    """``reduce(frame_a, frame_b, first deal, deals)`` of every chunk of deals, played
+    under ``pa`` and ``pb`` (the same game, seed and chunks: variants compared on the same
     deals) in the same task, in chunk order: as ``execute_reduced``, only the reductions
-    travel, and the rows of neither variant are gathered."""
+    travel, and the rows of neither variant are gathered. With ``folders`` (local runs
+    only), each chunk's rows of A and B are also written there as part files."""
     if pa.chunks != pb.chunks or pa.seed != pb.seed or pa.level != pb.level:
         raise ValueError("paired plans must cover the same deals in the same chunks")
+    if folders is not None and backend != "loky":
+        raise ValueError("part files are written on this machine: local runs only")
     results: list[Any] = [None] * len(pa.chunks)
     with executor(backend, scheduler, pa.jobs) as ex, \
             Progress(pa.n, pa.unit, enabled=pa.progress) as bar:
         ref = game_ref(pa.game) if ex.n_jobs != 1 or ex.remote else pa.game
         owner = None if ex.remote else os.getpid()
+
+        def parts(i: int) -> dict:
+            if folders is None:
+                return {}
+            return {"parts": (str(folders[0] / _part_name(i)), str(folders[1] / _part_name(i)))}
         tasks = [(i, _paired_chunk_reduced,
                   (ref, pa.knobs, pb.knobs, pa.policies, pb.policies, pa.seed, pa.level,
-                   pa.record_hands, s, c), {"reduce": reduce, "owner": owner})
+                   pa.record_hands, s, c), {"reduce": reduce, "owner": owner, **parts(i)})
                  for i, (s, c) in enumerate(pa.chunks)]
 
         def here(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
-            return fn(*args, reduce=reduce)
+            return fn(*args, reduce=reduce, **parts(i))
 
         for i, result in run_tasks(pa, ex, tasks, local=here):
             results[i] = result

@@ -26,6 +26,7 @@ from simlab.report import (
     fmt_value,
     write_report,
 )
+from simlab.report_sums import paired_moments
 from simlab.runner import execute, plan
 from simlab.stats import Estimate, proportion
 
@@ -223,6 +224,6 @@ def test_a_rate_against_its_control_prints_as_rates():
                        paired=lambda n: pl.col("x"))
     a = pl.DataFrame({"x": [i % 5 < 3 for i in range(1000)]})  # 60 %
     b = pl.DataFrame({"x": [i % 2 == 0 for i in range(1000)]})  # 50 %
-    f = _finding(spec, by_key, 4, (a, b))
+    f = _finding(spec, by_key, 4, paired_moments(a, b, pl.col("x").cast(pl.Float64)))
     assert re.search(r"x 60(\.\d+)?% \[.*%\] against 50(\.\d+)?% \[.*%\]", f.text), f.text
     assert f.diff == pytest.approx(10.0)  # percentage points

@@ -444,7 +444,7 @@ def _chunk_report_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int
 def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                      scheduler: str | None = None, report_dir: Path | None = None
                      ) -> tuple[list[CompareRow], Any]:
-    from simlab.report_sums import report_run
+    from simlab.report_sums import report_run, warm_figures
     from simlab.runner import merge_part_files, scratch_parts
 
     whole_a, whole_b = pa, pb
@@ -466,6 +466,7 @@ def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                 for f in folders:
                     f.mkdir()
                 got = execute_paired_reduced(pa, pb, both, folders=folders)
+                warm_figures()
                 merge_part_files(sorted(folders[1].glob("part-*.parquet")),
                                  Path(report_dir) / "results.parquet", whole_b)
                 merge_part_files(sorted(folders[0].glob("part-*.parquet")),

@@ -55,6 +55,22 @@ def png_of(figure: Figure) -> bytes:
     return buf.getvalue()
 
 
+def warm_up() -> None:
+    """Draw a small figure: loads matplotlib and its fonts in a worker that will draw a
+    report's figures (``report._Doc.render``) before they are ready."""
+    fig = _figure(2.0, 1.5)
+    fig.add_subplot().set_title("warm-up")
+    png_of(fig)
+
+
+def png_of_file(path: str) -> bytes:
+    """``png_of`` a figure pickled to ``path`` (how a figure reaches a worker process)."""
+    import pickle
+    from pathlib import Path
+
+    return png_of(pickle.loads(Path(path).read_bytes()))
+
+
 def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(text, width)) or text
 

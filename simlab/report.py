@@ -208,15 +208,29 @@ class _Doc:
 
         todo = [f for f in self.figures if f.figure is not None]
         workers = pool.current()
-        tasks = [(i, plots.png_of, (f.figure,), {}) for i, f in enumerate(todo)]
         if workers is None or len(todo) < 2:
-            done = ((i, plots.png_of(*args)) for i, _, args, _ in tasks)
-        else:
-            done = workers.run(tasks, local=lambda i, fn, args, kwargs: fn(*args))
-        for i, png in done:
-            f = todo[i]
-            f.png, f.figure = png, None
-            (self.fig_dir / f.name).write_bytes(png)
+            done = ((i, plots.png_of(f.figure)) for i, f in enumerate(todo))
+            for i, png in done:
+                self._drawn(todo[i], png)
+            return
+        # a figure travels as a file: pickled, it is larger than a pipe holds, and writing
+        # it to a busy worker's pipe would keep this process from drawing meanwhile
+        import pickle
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="simlab-figures-") as tmp:
+            tasks = []
+            for i, f in enumerate(todo):
+                path = Path(tmp) / f"{i}.pickle"
+                path.write_bytes(pickle.dumps(f.figure))
+                tasks.append((i, plots.png_of_file, (str(path),), {}))
+            for i, png in workers.run(tasks, local=lambda i, fn, args, kwargs:
+                                      plots.png_of(todo[i].figure)):
+                self._drawn(todo[i], png)
+
+    def _drawn(self, f: _Fig, png: bytes) -> None:
+        f.png, f.figure = png, None
+        (self.fig_dir / f.name).write_bytes(png)
 
     # rendering
     def markdown(self) -> str:

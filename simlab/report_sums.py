@@ -374,6 +374,8 @@ class ReportRun:
     defs: list[MetricDef]
     companion_defs: dict[str, list[MetricDef]]
     reduce: Any  # chunk_report_sums with this run's settings (picklable)
+    # each deal's work in plain runs of it: played and reduced, with its other runs
+    cost: float = 2.0
 
     def total(self, chunks: list[ReportSums]) -> ReportSums:
         out = chunks[0]
@@ -401,7 +403,18 @@ def report_run(p) -> ReportRun:
     return ReportRun(defs, companion_defs,
                      partial(chunk_report_sums, game=game_ref(g), knobs=p.knobs,
                              policies=p.policies, seed=p.seed, level=p.level,
-                             record_hands=p.record_hands, other=other))
+                             record_hands=p.record_hands, other=other),
+                     2.0 * (1 + len(other.controls) + len(other.companions)))
+
+
+def warm_figures() -> None:
+    """Have the run's live workers, if any, load matplotlib now: they draw some of the
+    report's figures, while this process merges the parts and builds the report."""
+    from simlab import plots, pool
+
+    workers = pool.current()
+    if workers is not None:
+        workers.warm(plots.warm_up, ())
 
 
 def run_report_sums(plan, results) -> ReportSums:
@@ -420,7 +433,8 @@ def run_report_sums(plan, results) -> ReportSums:
     results = Path(results)
     try:
         with scratch_parts(results.parent) as scratch:
-            chunks = execute_parts_reduced(p, scratch, run.reduce)
+            chunks = execute_parts_reduced(p, scratch, run.reduce, run.cost)
+            warm_figures()
             merge_part_files(sorted(scratch.glob("part-*.parquet")), results, plan)
     except OSError as e:  # a full disk, a folder made read-only meanwhile...
         raise SimlabError(f"cannot write the results into {str(results.parent)!r}: "

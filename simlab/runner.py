@@ -471,9 +471,11 @@ def _min_parallel_seconds() -> float:
 SURELY_LONG = {"deal": 2_000_000, "match": 200_000}
 
 
-def _surely_long(p: Plan) -> bool:
+def _surely_long(p: Plan, cost: float = 1.0) -> bool:
+    """``cost``: each deal's work in plain runs of it (a report reduces its chunks and plays
+    its controls: several)."""
     searching = any(policy_name(s) == "search" for s in p.policies)
-    return p.n >= SURELY_LONG[p.level] // (1000 if searching else 1)
+    return p.n * cost >= SURELY_LONG[p.level] // (1000 if searching else 1)
 
 
 _LAST: list[_Executor] = []
@@ -500,8 +502,8 @@ def _ticking(ex: _Executor, local: Any) -> Any:
 
 
 def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
-              local: Any = _run_local, sizes: list[int] | None = None, big: bool = False
-              ) -> Iterator[tuple[int, Any]]:
+              local: Any = _run_local, sizes: list[int] | None = None, big: bool = False,
+              cost: float = 1.0) -> Iterator[tuple[int, Any]]:
     """Run ``(i, fn, args, kwargs)`` tasks; yield ``(i, result)`` as each one finishes.
 
     Local runs with several jobs first run one task here, timed (``big`` tasks: a sample of
@@ -511,7 +513,8 @@ def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
     a task (through ``local``) whenever no worker result is waiting. ``sizes``: each
     task's deals (default: the chunk count, a chunk task's last argument); ``p`` is the
     whole work (its game's kernels warm the workers up); ``big``: few long tasks (see
-    ``pool.Pool.run``)."""
+    ``pool.Pool.run``); ``cost``: each deal's work in plain runs of it (workers start at
+    once when that is surely long)."""
     if not tasks:
         return
     if sizes is None:
@@ -536,7 +539,7 @@ def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
         warm = (run_chunk, _chunk_args(p, game_ref(p.game), 0, 1))
         # A run that is long whatever the game starts its workers at once: their start
         # (about a second: imports, the kernels' cache) then overlaps this process's own.
-        early = _surely_long(p)
+        early = _surely_long(p, cost)
         workers_pool = pool.get(workers, warm=warm) if early else None
         # numba loads (or compiles) the kernels here, outside the timing below
         run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
@@ -772,12 +775,13 @@ def _chunk_part_reduced(game: str | Game, *args: Any, reduce: Any, part: str,
     return reduced
 
 
-def execute_parts_reduced(p: Plan, folder: Path, reduce: Any) -> list[Any]:
+def execute_parts_reduced(p: Plan, folder: Path, reduce: Any, cost: float = 2.0) -> list[Any]:
     """Every chunk of ``p`` played where a worker (or this process) takes it, written there
     to ``folder/part-NNNNN.parquet`` and reduced there by ``reduce(frame, first deal,
     deals)``; the reductions, in chunk order. The rows reach neither a pipe nor this
     process: the caller reads the parts from disk if it needs them (``report`` merges them
-    into one file). Local processes only (the parts go to this machine's disk)."""
+    into one file). Local processes only (the parts go to this machine's disk). ``cost``:
+    each deal's work in plain runs of it (playing and reducing: about 2)."""
     results: list[Any] = [None] * len(p.chunks)
     with executor("loky", None, p.jobs) as ex, \
             Progress(p.n, p.unit, enabled=p.progress) as bar:
@@ -791,7 +795,7 @@ def execute_parts_reduced(p: Plan, folder: Path, reduce: Any) -> list[Any]:
             return _chunk_part_reduced(*args, reduce=reduce, part=kwargs["part"],
                                        tick=kwargs.get("tick"))
 
-        for i, result in run_tasks(p, ex, tasks, local=here):
+        for i, result in run_tasks(p, ex, tasks, local=here, cost=cost):
             results[i] = result
             bar.update(p.chunks[i][1])
     return results

@@ -163,3 +163,27 @@ def test_report_commands_gather_no_rows(monkeypatch, tmp_path, argv):
     if argv[0] == "compare":
         assert pl.read_parquet(out / "results_a.parquet").height == n
         assert "`results_a.parquet`" in md
+
+
+def test_figures_drawn_by_workers_are_the_figures_drawn_here(tmp_path):
+    """A report's figures are drawn partly by the run's live worker processes: the same
+    PNG bytes as drawn in this process."""
+    from simlab import pool
+    from simlab.metrics import compute
+
+    p = plan("belote", 3_000, seed=2, progress=False)
+    frame = execute(p)
+    ms = compute(p.game, frame, p.knobs, "deal")
+    pool.shutdown()
+    here = write_report(tmp_path / "here", game=p.game, plan=p, frame=frame, seconds=1.0,
+                        metric_set=ms)
+    workers = pool.get(1)
+    RS.warm_figures()
+    there = write_report(tmp_path / "there", game=p.game, plan=p, frame=frame, seconds=1.0,
+                         metric_set=ms)
+    assert pool.current() is workers, "the worker took figures and is still up"
+    names = sorted(f.name for f in (here / "figures").iterdir())
+    assert len(names) > 10 and names == sorted(f.name for f in (there / "figures").iterdir())
+    for name in names:
+        assert (here / "figures" / name).read_bytes() == (there / "figures" / name).read_bytes()
+    assert _report_text(here) == _report_text(there)

@@ -1,15 +1,17 @@
 """A run's report: Markdown, self-contained HTML, PNG figures and the results as Parquet.
 
 ``write_report(out_dir, game=..., plan=..., frame=..., seconds=...)`` writes into
-``out_dir``:
+``out_dir`` (or ``sums=`` instead of ``frame=``: the run reduced chunk by chunk where it
+was played, ``report_sums.run_report_sums``, which wrote ``results.parquet``):
 
 * ``report.md`` — the report, figures linked from ``figures/``;
 * ``report.html`` — the same report in one file (figures embedded as base64 PNG, inline
   CSS), to mail or archive;
 * ``figures/*.png`` — every figure;
 * ``results.parquet`` — the frame, with the plan's provenance under the Parquet metadata
-  key ``"simlab"`` (``simlab.read_provenance`` reads it back); with a comparison, variant
-  B's frame goes to ``results_b.parquet`` the same way.
+  key ``"simlab"`` (``simlab.read_provenance`` reads it back); with a comparison, the
+  other variant's rows go to ``results_a.parquet`` (a report on B) or
+  ``results_b.parquet`` (a report on A) the same way.
 
 The report says what was simulated, then answers: the headline metrics, one section per
 metric section (standard and game-specific alike), score distributions, match length, and
@@ -1277,8 +1279,9 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
         if other is not None:
             _write_parquet(out / f"results_{side}.parquet", other,
                            comparison.plan_a if side == "a" else comparison.plan_b)
-        files.append(f"`results_{side}.parquet`: variant {side.upper()}'s results, with its "
-                     "provenance")
+        if other is not None or comparison.sums_b is not None:  # else measured, not kept
+            files.append(f"`results_{side}.parquet`: variant {side.upper()}'s results, with "
+                         "its provenance")
     files.append(f"`figures/`: {len(doc.figures)} PNG figures")
     doc.render()
     doc.h(2, "Files")

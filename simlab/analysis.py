@@ -8,7 +8,9 @@ always gets stream ``i``) until every headline interval is narrow enough.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import polars as pl
 
@@ -132,7 +134,7 @@ def how_often_run(p: Plan, expr: pl.Expr | str, where: pl.Expr | str | None = No
 
 @dataclass
 class PrecisionRun:
-    frame: pl.DataFrame
+    frame: pl.DataFrame | None  # None: reduced where played (``report_to_precision``)
     metrics: MetricSet
     target: float
     reached: bool
@@ -140,6 +142,8 @@ class PrecisionRun:
     widest: float  # its half-width: the larger distance from the estimate to a bound (inf: none)
     rounds: int
     not_estimable: list[str] = field(default_factory=list)  # headline titles with no interval
+    n: int = 0  # deals (or matches) run
+    sums: Any = None  # the report's sums (``report_to_precision``)
 
 
 def _headline_widths(ms: MetricSet) -> list[tuple[str, float]]:
@@ -152,26 +156,34 @@ def _headline_widths(ms: MetricSet) -> list[tuple[str, float]]:
     return out
 
 
-def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_CONF,
-                     log=None) -> PrecisionRun:
-    """Simulate ``p`` (its ``n`` is the first batch), then further deals, until every
-    headline metric's interval half-width (the larger distance from the estimate to a
-    bound) is <= ``target`` (rates as fractions, e.g. 0.002 = 0.2 percentage points) or
-    ``max_n`` deals are done. A headline metric with no interval (no qualifying row yet)
-    keeps the run going and is listed in ``not_estimable`` if the cap stops it."""
+def _check_precision(p: Plan, target: float, max_n: int) -> None:
     if not 0 < target < 1:
         raise SimlabError(f"--precision must be between 0 and 1 (a half-width such as 0.002), "
                           f"got {target}")
     if max_n < p.n:
         raise SimlabError(f"--max-deals ({max_n:,}) is smaller than the first batch ({p.n:,})")
-    frame = execute(p)
-    # each round measures only its new deals and adds their exact sums to the others'
-    sums = metric_sums(p.game, frame, p.knobs, p.level)
+
+
+def _rounds(p: Plan, target: float, max_n: int, conf: float, log: Any,
+            measure: Callable[[Plan], Any], metric_sums_of: Callable[[Any], Any]
+            ) -> tuple[Any, PrecisionRun]:
+    """The rounds of a precision run: ``measure(plan)`` of the first batch, then of each
+    further batch (``Plan.extended``), added up until every headline interval is narrow
+    enough or ``max_n`` is done; ``metric_sums_of(total)``: its ``MetricSums``. Each round
+    measures only its new deals. Returns the total and the run's summary (no frame)."""
+    _check_precision(p, target, max_n)
+    group = p.game.extra.get("row_group")
+    k = max(1, int(group(p.knobs, p.level))) if group is not None else 1
+    if k > 1 and p.n % k and p.n + k - p.n % k <= max_n:
+        # rows measured together (a Double-Détente manche) must not straddle two rounds:
+        # each round ends on a whole group
+        p = replace(p, n=p.n + k - p.n % k, chunk_size=min(p.chunk_size, p.n + k - p.n % k))
+    total = measure(p)
     last = p
     done = p.n
     rounds = 1
     while True:
-        ms = compute_from(sums, conf)
+        ms = compute_from(metric_sums_of(total), conf)
         widths = _headline_widths(ms)
         if not widths:
             raise SimlabError(f"{p.game.slug} has no headline metric at level {p.level!r} to "
@@ -186,16 +198,65 @@ def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_C
                 text += f"; no interval yet for {', '.join(missing)}"
             log(text + f" ({limiting})")
         if hw <= target or done >= max_n:
-            return PrecisionRun(frame, ms, target, hw <= target, limiting, hw, rounds, missing)
+            return total, PrecisionRun(None, ms, target, hw <= target, limiting, hw, rounds,
+                                       missing, done)
         # Half-widths shrink like 1/sqrt(n): aim 10% past the estimate; a headline with no
         # interval yet (a rare condition) gets at least doubling.
         need = math.ceil(done * (widest_finite / target) ** 2 * 1.1) if finite else 0
         if missing:
             need = max(need, 2 * done)
         more = min(max(need - done, p.chunk_size), max_n - done)
+        if k > 1 and more % k and done + more < max_n:  # rows measured together stay together
+            more = min(more + k - more % k, max_n - done)
         last = last.extended(more)
-        more_rows = execute(last)
-        sums = sums + metric_sums(p.game, more_rows, p.knobs, p.level)
-        frame = pl.concat([frame, more_rows])
+        total = total + measure(last)
         done += more
         rounds += 1
+
+
+@dataclass
+class _Rows:
+    """A precision run's rows so far and their metric sums (``run_to_precision``)."""
+
+    frames: list[pl.DataFrame]
+    sums: Any
+
+    def __add__(self, other: _Rows) -> _Rows:
+        return _Rows(self.frames + other.frames, self.sums + other.sums)
+
+
+def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_CONF,
+                     log=None) -> PrecisionRun:
+    """Simulate ``p`` (its ``n`` is the first batch), then further deals, until every
+    headline metric's interval half-width (the larger distance from the estimate to a
+    bound) is <= ``target`` (rates as fractions, e.g. 0.002 = 0.2 percentage points) or
+    ``max_n`` deals are done. A headline metric with no interval (no qualifying row yet)
+    keeps the run going and is listed in ``not_estimable`` if the cap stops it. The rows
+    are gathered here (``report_to_precision`` keeps them where they are played)."""
+    def measure(q: Plan) -> _Rows:
+        frame = execute(q)
+        return _Rows([frame], metric_sums(q.game, frame, q.knobs, q.level))
+
+    rows, run = _rounds(p, target, max_n, conf, log, measure, lambda t: t.sums)
+    run.frame = rows.frames[0] if len(rows.frames) == 1 else pl.concat(rows.frames)
+    return run
+
+
+def report_to_precision(p: Plan, target: float, max_n: int, results: Any,
+                        conf: float = DEFAULT_CONF, log=None) -> PrecisionRun:
+    """``run_to_precision`` for a report without gathering rows: each round's chunks are
+    played, reduced to the report's sums and written as parts where they run
+    (``report_sums.run_report_sums``); the rounds' sums are added, and every part is
+    merged into ``results`` at the end (the run's provenance: all its deals). The same
+    deals, figures and rows as ``run_to_precision``."""
+    from pathlib import Path
+
+    from simlab.report_sums import round_report_sums
+
+    _check_precision(p, target, max_n)
+    results = Path(results)
+    with round_report_sums(p, results) as measure:
+        total, run = _rounds(p, target, max_n, conf, log, measure, lambda t: t.metrics)
+        measure.finish(replace(p, n=run.n))
+    run.sums = total
+    return run

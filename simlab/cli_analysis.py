@@ -332,36 +332,32 @@ DEFAULT_PLAYERS_N = 2000
 SEARCH_SHARE = 8
 def run_for_report(p: Plan, precision: float | None, max_n: int | None, out: Path,
                    log=print):
-    """(frame or None, sums, metric set, seconds, notes) for a plan, or until
-    ``precision``. A fixed ``n`` is played chunk by chunk where each chunk runs, reduced
-    there to the report's sums and written to ``out/results.parquet`` (no frame comes
-    back); a precision run keeps its frame (``write_report`` writes it)."""
-    from dataclasses import replace
-
-    from simlab.analysis import run_to_precision
+    """(sums, metric set, seconds, notes) for a plan, or until ``precision``: the deals
+    are played chunk by chunk where each chunk runs, reduced there to the report's sums
+    and written to ``out/results.parquet``; no row comes back here."""
+    from simlab.analysis import report_to_precision
     from simlab.metrics import compute_from
-    from simlab.report_sums import frame_report_sums, run_report_sums
+    from simlab.report_sums import run_report_sums
 
     t0 = time.perf_counter()
     notes: list[str] = []
+    results = Path(out) / "results.parquet"
     if precision is not None:
         cap = max_n if max_n is not None else 100 * p.n
-        pr = run_to_precision(p, precision, cap, log=log)
-        frame, ms = pr.frame, pr.metrics
+        pr = report_to_precision(p, precision, cap, results, log=log)
+        sums, ms = pr.sums, pr.metrics
         state = "reached" if pr.reached else f"NOT reached (stopped at the cap of {cap:,})"
         widest = "no interval" if math.isinf(pr.widest) else f"±{pr.widest:.4%}"
         notes.append(f"Precision target ±{precision:.4%} (largest distance from an estimate to "
-                     f"either bound) on every headline metric {state} after {frame.height:,} "
+                     f"either bound) on every headline metric {state} after {pr.n:,} "
                      f"{p.unit}; the widest was {widest} ({pr.limiting}).")
         if pr.not_estimable:
             notes.append("Not estimable (no qualifying row, so no interval): "
                          + "; ".join(pr.not_estimable) + ".")
-        sums = frame_report_sums(replace(p, n=frame.height), frame)
     else:
-        frame = None
-        sums = run_report_sums(p, Path(out) / "results.parquet")
+        sums = run_report_sums(p, results)
         ms = compute_from(sums.metrics)
-    return frame, sums, ms, time.perf_counter() - t0, notes
+    return sums, ms, time.perf_counter() - t0, notes
 
 
 def cmd_report(args) -> int:
@@ -374,13 +370,13 @@ def cmd_report(args) -> int:
     out = check_folder_output(args.out)  # before the work, not after
     if args.precision is not None and args.max_deals is not None and args.max_deals < first:
         raise SimlabError(f"--max-deals ({args.max_deals:,}) is smaller than -n ({first:,})")
-    frame, sums, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals, out)
+    sums, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals, out)
     from dataclasses import replace
 
     p = replace(p, n=sums.rows)
-    players, skill = players_for_report(p, frame, sums, ms, args.players_n, args.skill_check,
+    players, skill = players_for_report(p, None, sums, ms, args.players_n, args.skill_check,
                                         args.skill_n)
-    out = write_report(out, game=p.game, plan=p, frame=frame, seconds=seconds,
+    out = write_report(out, game=p.game, plan=p, frame=None, seconds=seconds,
                        metric_set=ms, notes=notes, players=players, skill=skill, sums=sums)
     print(metrics_table(ms.headline()))
     print(f"\nreport: {out / 'report.md'} and {out / 'report.html'}")
@@ -426,8 +422,7 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     p = plan(ex.game, first, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=workers,
              level=ex.level, progress=progress)
     out = check_folder_output(ex.out_dir)  # before the work, not after
-    frame, sums, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, out,
-                                                     log=log)
+    sums, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, out, log=log)
     p = replace(p, n=sums.rows)
     comparison = None
     sweep_result = None
@@ -442,8 +437,8 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
                              base=ex.knobs, seed=ex.seed, policies=ex.policies, level=ex.level,
                              jobs=workers, progress=progress)
     seconds += time.perf_counter() - t0
-    players, _ = players_for_report(p, frame, sums, ms, players_n, None, 0, log=log)
-    return write_report(out, game=p.game, plan=p, frame=frame, seconds=seconds,
+    players, _ = players_for_report(p, None, sums, ms, players_n, None, 0, log=log)
+    return write_report(out, game=p.game, plan=p, frame=None, seconds=seconds,
                         metric_set=ms, comparison=comparison, sweep=sweep_result, title=ex.title,
                         notes=[*ex.notes, *notes], players=players, sums=sums)
 

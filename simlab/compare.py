@@ -445,7 +445,7 @@ def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                      scheduler: str | None = None, report_dir: Path | None = None
                      ) -> tuple[list[CompareRow], Any]:
     from simlab.report_sums import report_run, warm_figures
-    from simlab.runner import merge_part_files, scratch_parts
+    from simlab.runner import merge_part_files, part_files, scratch_parts
 
     whole_a, whole_b = pa, pb
     pa, pb = grouped(pa), grouped(pb)
@@ -467,10 +467,10 @@ def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                     f.mkdir()
                 got = execute_paired_reduced(pa, pb, both, folders=folders)
                 warm_figures()
-                merge_part_files(sorted(folders[1].glob("part-*.parquet")),
-                                 Path(report_dir) / "results.parquet", whole_b)
-                merge_part_files(sorted(folders[0].glob("part-*.parquet")),
-                                 Path(report_dir) / "results_a.parquet", whole_a)
+                merge_part_files(part_files(folders[1]), Path(report_dir) / "results.parquet",
+                                 whole_b)
+                merge_part_files(part_files(folders[0]), Path(report_dir) / "results_a.parquet",
+                                 whole_a)
         except OSError as e:  # a full disk, a folder made read-only meanwhile...
             from simlab.knobs import SimlabError
 

@@ -12,8 +12,10 @@ the sums come from ``simlab.sums`` (exact).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -417,27 +419,60 @@ def warm_figures() -> None:
         workers.warm(plots.warm_up, ())
 
 
+class _Rounds:
+    """``round_report_sums``'s measure: each call plays a plan's chunks where they run
+    (parts numbered on from the earlier rounds') and returns their ``ReportSums``."""
+
+    def __init__(self, run: ReportRun, scratch, results) -> None:
+        self.run, self.scratch, self.results, self.offset = run, scratch, results, 0
+
+    def __call__(self, q) -> ReportSums:
+        from simlab.compare import grouped
+        from simlab.runner import execute_parts_reduced
+
+        q = grouped(q)
+        chunks = execute_parts_reduced(q, self.scratch, self.run.reduce, self.run.cost,
+                                       self.offset)
+        self.offset += len(q.chunks)
+        return self.run.total(chunks)
+
+    def finish(self, whole) -> None:
+        """Merge every round's parts into the results file (``whole``: the run)."""
+        from simlab.runner import merge_part_files, part_files
+
+        warm_figures()
+        merge_part_files(part_files(self.scratch), self.results, whole)
+
+
+@contextlib.contextmanager
+def round_report_sums(plan, results) -> Iterator[_Rounds]:
+    """A measure for runs of ``plan``'s deals in one or more rounds (``plan``, then
+    ``plan.extended(...)``), each reduced to its ``ReportSums`` where it is played and
+    written as parts; ``finish`` merges them into ``results``. An error writing them is
+    one line (``SimlabError``), and the parts are removed either way."""
+    from pathlib import Path
+
+    from simlab.compare import grouped
+    from simlab.knobs import SimlabError
+    from simlab.runner import scratch_parts
+
+    results = Path(results)
+    run = report_run(grouped(plan))
+    try:
+        with scratch_parts(results.parent) as scratch:
+            yield _Rounds(run, scratch, results)
+    except OSError as e:  # a full disk, a folder made read-only meanwhile...
+        raise SimlabError(f"cannot write the results into {str(results.parent)!r}: "
+                          f"{e.strerror or e}; free some space or give another --out, and run "
+                          "again") from None
+
+
 def run_report_sums(plan, results) -> ReportSums:
     """Play ``plan`` for a report without gathering its rows: each chunk is played where a
     worker (or this process) takes it, with its control and companion runs, written to a
     part file and reduced to its ``ReportSums`` there; the parts are then merged on disk
     into ``results`` (Parquet with the run's provenance) and the sums added here."""
-    from pathlib import Path
-
-    from simlab.compare import grouped
-    from simlab.knobs import SimlabError
-    from simlab.runner import execute_parts_reduced, merge_part_files, scratch_parts
-
-    p = grouped(plan)
-    run = report_run(p)
-    results = Path(results)
-    try:
-        with scratch_parts(results.parent) as scratch:
-            chunks = execute_parts_reduced(p, scratch, run.reduce, run.cost)
-            warm_figures()
-            merge_part_files(sorted(scratch.glob("part-*.parquet")), results, plan)
-    except OSError as e:  # a full disk, a folder made read-only meanwhile...
-        raise SimlabError(f"cannot write the results into {str(results.parent)!r}: "
-                          f"{e.strerror or e}; free some space or give another --out, and run "
-                          "again") from None
-    return run.total(chunks)
+    with round_report_sums(plan, results) as measure:
+        total = measure(plan)
+        measure.finish(plan)
+    return total

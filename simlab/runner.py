@@ -775,20 +775,23 @@ def _chunk_part_reduced(game: str | Game, *args: Any, reduce: Any, part: str,
     return reduced
 
 
-def execute_parts_reduced(p: Plan, folder: Path, reduce: Any, cost: float = 2.0) -> list[Any]:
+def execute_parts_reduced(p: Plan, folder: Path, reduce: Any, cost: float = 2.0,
+                          offset: int = 0) -> list[Any]:
     """Every chunk of ``p`` played where a worker (or this process) takes it, written there
     to ``folder/part-NNNNN.parquet`` and reduced there by ``reduce(frame, first deal,
     deals)``; the reductions, in chunk order. The rows reach neither a pipe nor this
     process: the caller reads the parts from disk if it needs them (``report`` merges them
     into one file). Local processes only (the parts go to this machine's disk). ``cost``:
-    each deal's work in plain runs of it (playing and reducing: about 2)."""
+    each deal's work in plain runs of it (playing and reducing: about 2); ``offset``: the
+    index of the first chunk's part (a run in rounds numbers its parts on)."""
     results: list[Any] = [None] * len(p.chunks)
     with executor("loky", None, p.jobs) as ex, \
             Progress(p.n, p.unit, enabled=p.progress) as bar:
         ex.tick = bar.in_flight if bar.visible else None
         ref = game_ref(p.game) if ex.n_jobs != 1 else p.game
         tasks = [(i, _chunk_part_reduced, _chunk_args(p, ref, s, c),
-                  {"reduce": reduce, "part": str(folder / _part_name(i)), "owner": os.getpid()})
+                  {"reduce": reduce, "part": str(folder / _part_name(offset + i)),
+                   "owner": os.getpid()})
                  for i, (s, c) in enumerate(p.chunks)]
 
         def here(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
@@ -823,6 +826,11 @@ def scratch_parts(folder: Path) -> Iterator[Path]:
         yield scratch
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def part_files(folder: Path) -> list[Path]:
+    """The part files in ``folder``, in chunk order."""
+    return sorted(folder.glob("part-*.parquet"), key=lambda f: int(f.name[5:-8]))
 
 
 def merge_part_files(parts: list[Path], out: Path, p: Plan) -> None:

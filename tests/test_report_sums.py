@@ -135,7 +135,9 @@ def test_a_comparison_report_is_reduced_where_its_deals_are_played(tmp_path):
 @pytest.mark.parametrize("argv", [
     ["report", "belote", "-n", "3000", "--players-n", "0"],
     ["report", "belote", "-n", "60", "--level", "match", "--players-n", "0"],
-    ["compare", "belote", "-n", "3000", "--b", "queen_points=5"]])
+    ["compare", "belote", "-n", "3000", "--b", "queen_points=5"],
+    ["report", "belote", "-n", "2000", "--precision", "0.02", "--max-deals", "40000",
+     "--players-n", "0"]])
 def test_report_commands_gather_no_rows(monkeypatch, tmp_path, argv):
     """``report`` and ``compare --out`` play nothing bigger than one-row schema probes in
     this process's own frames: the deals are reduced where they are played and their
@@ -155,9 +157,12 @@ def test_report_commands_gather_no_rows(monkeypatch, tmp_path, argv):
     out = tmp_path / "rep"
     assert cli.main([*argv, "--jobs", "2", "--no-progress", "--out", str(out)]) == 0
     assert sizes and set(sizes) == {1}, sizes
-    n = int(argv[argv.index("-n") + 1])
+    n = simlab.read_provenance(out / "results.parquet")["n"]
     assert pl.read_parquet(out / "results.parquet").height == n
-    assert simlab.read_provenance(out / "results.parquet")["n"] == n
+    if "--precision" in argv:
+        assert n > 2000 and "Precision target" in (out / "report.md").read_text()
+    else:
+        assert n == int(argv[argv.index("-n") + 1])
     md = (out / "report.md").read_text()
     assert "## Findings" in md and "## Score distributions" in md
     if argv[0] == "compare":
@@ -187,3 +192,33 @@ def test_figures_drawn_by_workers_are_the_figures_drawn_here(tmp_path):
     for name in names:
         assert (here / "figures" / name).read_bytes() == (there / "figures" / name).read_bytes()
     assert _report_text(here) == _report_text(there)
+
+
+@pytest.mark.parametrize("game,params,first,target,cap", [
+    ("belote", {}, 3_000, 0.012, 60_000),
+    # a manche's two rows stay in one round and one chunk
+    ("tarot_double_detente", {"opt_modifications": True}, 301, 0.05, 3_000)])
+def test_a_precision_report_is_reduced_round_by_round(tmp_path, game, params, first, target,
+                                                      cap):
+    """``report --precision``: each round's chunks are reduced where they are played and
+    their parts merged at the end; the same deals, figures and rows as the run that
+    gathers its rows."""
+    from simlab.analysis import report_to_precision, run_to_precision
+
+    p = plan(game, first, seed=6, params=params, jobs=2, progress=False)
+    rows = run_to_precision(p, target, cap)
+    lean = report_to_precision(p, target, cap, tmp_path / "results.parquet")
+    assert lean.rounds == rows.rounds >= 2 and lean.n == rows.frame.height
+    assert (lean.reached, lean.limiting, lean.widest) == (rows.reached, rows.limiting, rows.widest)
+    assert [(m.key, repr(m.estimate)) for m in lean.metrics.metrics] == \
+        [(m.key, repr(m.estimate)) for m in rows.metrics.metrics]
+    assert pl.read_parquet(tmp_path / "results.parquet").equals(rows.frame)
+    from simlab.metrics import compute
+
+    assert [(m.key, repr(m.estimate)) for m in lean.metrics.metrics] == \
+        [(m.key, repr(m.estimate)) for m in compute(p.game, rows.frame, p.knobs, p.level).metrics]
+    whole = replace(p, n=lean.n)
+    assert _sums(lean.sums) == _sums(RS.frame_report_sums(whole, rows.frame))
+    import simlab
+
+    assert simlab.read_provenance(tmp_path / "results.parquet")["n"] == lean.n

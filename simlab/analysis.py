@@ -243,7 +243,8 @@ def run_to_precision(p: Plan, target: float, max_n: int, conf: float = DEFAULT_C
 
 
 def report_to_precision(p: Plan, target: float, max_n: int, results: Any,
-                        conf: float = DEFAULT_CONF, log=None) -> PrecisionRun:
+                        conf: float = DEFAULT_CONF, log=None, *, backend: str = "loky",
+                        scheduler: str | None = None) -> PrecisionRun:
     """``run_to_precision`` for a report without gathering rows: each round's chunks are
     played, reduced to the report's sums and written as parts where they run
     (``report_sums.run_report_sums``); the rounds' sums are added, and every part is
@@ -255,7 +256,7 @@ def report_to_precision(p: Plan, target: float, max_n: int, results: Any,
 
     _check_precision(p, target, max_n)
     results = Path(results)
-    with round_report_sums(p, results) as measure:
+    with round_report_sums(p, results, backend, scheduler) as measure:
         total, run = _rounds(p, target, max_n, conf, log, measure, lambda t: t.metrics)
         measure.finish(replace(p, n=run.n))
     run.sums = total

@@ -234,8 +234,8 @@ def cmd_compare(args) -> int:
     if args.out is not None:
         check_folder_output(args.out)  # before the work, not after
     t0 = time.perf_counter()
-    # measured where the deals are played; a report's rows are written there too (on a
-    # cluster, they are gathered here)
+    # measured where the deals are played; a report's rows are written as parts there (from
+    # a cluster, they come back as Parquet bytes, written here)
     result = compare_runs(args.game, args.n, a=a, b=b, seed=args.seed, policies_a=args.policy,
                           policies_b=args.policy_b, level=args.level, jobs=args.jobs,
                           progress=_progress(args), keep_frames=args.out is not None,
@@ -331,7 +331,7 @@ def cmd_sweep(args) -> int:
 DEFAULT_PLAYERS_N = 2000
 SEARCH_SHARE = 8
 def run_for_report(p: Plan, precision: float | None, max_n: int | None, out: Path,
-                   log=print):
+                   log=print, backend: str = "loky", scheduler: str | None = None):
     """(sums, metric set, seconds, notes) for a plan, or until ``precision``: the deals
     are played chunk by chunk where each chunk runs, reduced there to the report's sums
     and written to ``out/results.parquet``; no row comes back here."""
@@ -344,7 +344,8 @@ def run_for_report(p: Plan, precision: float | None, max_n: int | None, out: Pat
     results = Path(out) / "results.parquet"
     if precision is not None:
         cap = max_n if max_n is not None else 100 * p.n
-        pr = report_to_precision(p, precision, cap, results, log=log)
+        pr = report_to_precision(p, precision, cap, results, log=log, backend=backend,
+                                 scheduler=scheduler)
         sums, ms = pr.sums, pr.metrics
         state = "reached" if pr.reached else f"NOT reached (stopped at the cap of {cap:,})"
         widest = "no interval" if math.isinf(pr.widest) else f"±{pr.widest:.4%}"
@@ -355,7 +356,7 @@ def run_for_report(p: Plan, precision: float | None, max_n: int | None, out: Pat
             notes.append("Not estimable (no qualifying row, so no interval): "
                          + "; ".join(pr.not_estimable) + ".")
     else:
-        sums = run_report_sums(p, results)
+        sums = run_report_sums(p, results, backend, scheduler)
         ms = compute_from(sums.metrics)
     return sums, ms, time.perf_counter() - t0, notes
 
@@ -370,7 +371,11 @@ def cmd_report(args) -> int:
     out = check_folder_output(args.out)  # before the work, not after
     if args.precision is not None and args.max_deals is not None and args.max_deals < first:
         raise SimlabError(f"--max-deals ({args.max_deals:,}) is smaller than -n ({first:,})")
-    sums, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals, out)
+    from simlab.cli import _backend_from
+
+    backend, where = _backend_from(args)
+    sums, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals, out,
+                                              backend=backend, scheduler=where)
     from dataclasses import replace
 
     p = replace(p, n=sums.rows)
@@ -620,6 +625,9 @@ def add_commands(sub, formatter) -> None:
                         "stronger play\" or \"changes with the players\"")
     p.add_argument("--skill-n", type=_positive, default=1000, metavar="N",
                    help="deals for --skill-check (default 1000)")
+    from simlab.cli import _backend_args
+
+    _backend_args(p)  # the report's deals; its Players checks run here
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(

@@ -427,13 +427,15 @@ def compare_reduced(pa: Plan, pb: Plan, conf: float = DEFAULT_CONF, *, backend: 
     return _compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler)[0]
 
 
-def compare_report_run(pa: Plan, pb: Plan, report_dir: Path, conf: float = DEFAULT_CONF
+def compare_report_run(pa: Plan, pb: Plan, report_dir: Path, conf: float = DEFAULT_CONF, *,
+                       backend: str = "loky", scheduler: str | None = None
                        ) -> tuple[list[CompareRow], Any]:
     """``compare_reduced`` for a report on B: each task also reduces B's chunk to its
     ``ReportSums`` and writes both chunks' rows; they are merged into
     ``report_dir/results.parquet`` (B) and ``results_a.parquet`` (A). Returns the rows
     and B's sums."""
-    return _compare_reduced(pa, pb, conf, report_dir=report_dir)
+    return _compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler,
+                            report_dir=report_dir)
 
 
 def _chunk_report_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int, count: int,
@@ -465,7 +467,8 @@ def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                 folders = (scratch / "a", scratch / "b")
                 for f in folders:
                     f.mkdir()
-                got = execute_paired_reduced(pa, pb, both, folders=folders)
+                got = execute_paired_reduced(pa, pb, both, backend=backend,
+                                             scheduler=scheduler, folders=folders)
                 warm_figures()
                 merge_part_files(part_files(folders[1]), Path(report_dir) / "results.parquet",
                                  whole_b)
@@ -538,14 +541,15 @@ def compare_runs(game: str, n: int, *, a: dict[str, Any] | None = None,
     ``keep_frames`` both runs' rows are gathered and kept; otherwise each chunk is
     measured where it ran (``compare_reduced``), the same rows in memory that does not
     grow with ``n`` (``frame_a``, ``frame_b``: None). With ``report_dir`` (for a report
-    on B), local runs also reduce the chunks to B's report sums (``sums_b``) and write
-    both runs' rows there (``compare_report_run``); on a cluster the rows are gathered."""
+    on B), the chunks are also reduced to B's report sums (``sums_b``) and both runs'
+    rows are written there (``compare_report_run``)."""
     pa = plan(game, n, seed=seed, params=a or {}, policies=policies_a, jobs=jobs, level=level,
               progress=progress)
     pb = plan(game, n, seed=seed, params=b or {}, policies=policies_b or policies_a, jobs=jobs,
               level=level, progress=progress)
-    if report_dir is not None and backend == "loky":
-        rows, sums = compare_report_run(pa, pb, Path(report_dir), conf)
+    if report_dir is not None:
+        rows, sums = compare_report_run(pa, pb, Path(report_dir), conf, backend=backend,
+                                        scheduler=scheduler)
         return CompareResult(pa.game, pa, pb, rows, None, None, conf, sums_b=sums)
     if not keep_frames:
         rows = compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler)

@@ -423,8 +423,10 @@ class _Rounds:
     """``round_report_sums``'s measure: each call plays a plan's chunks where they run
     (parts numbered on from the earlier rounds') and returns their ``ReportSums``."""
 
-    def __init__(self, run: ReportRun, scratch, results) -> None:
+    def __init__(self, run: ReportRun, scratch, results, backend: str = "loky",
+                 scheduler: str | None = None) -> None:
         self.run, self.scratch, self.results, self.offset = run, scratch, results, 0
+        self.backend, self.scheduler = backend, scheduler
 
     def __call__(self, q) -> ReportSums:
         from simlab.compare import grouped
@@ -432,7 +434,8 @@ class _Rounds:
 
         q = grouped(q)
         chunks = execute_parts_reduced(q, self.scratch, self.run.reduce, self.run.cost,
-                                       self.offset)
+                                       self.offset, backend=self.backend,
+                                       scheduler=self.scheduler)
         self.offset += len(q.chunks)
         return self.run.total(chunks)
 
@@ -445,11 +448,13 @@ class _Rounds:
 
 
 @contextlib.contextmanager
-def round_report_sums(plan, results) -> Iterator[_Rounds]:
+def round_report_sums(plan, results, backend: str = "loky", scheduler: str | None = None
+                      ) -> Iterator[_Rounds]:
     """A measure for runs of ``plan``'s deals in one or more rounds (``plan``, then
-    ``plan.extended(...)``), each reduced to its ``ReportSums`` where it is played and
-    written as parts; ``finish`` merges them into ``results``. An error writing them is
-    one line (``SimlabError``), and the parts are removed either way."""
+    ``plan.extended(...)``), each reduced to its ``ReportSums`` where it is played (here,
+    in local workers, or on a dask or ray cluster) and written as parts; ``finish`` merges
+    them into ``results``. An error writing them is one line (``SimlabError``), and the
+    parts are removed either way."""
     from pathlib import Path
 
     from simlab.compare import grouped
@@ -460,19 +465,20 @@ def round_report_sums(plan, results) -> Iterator[_Rounds]:
     run = report_run(grouped(plan))
     try:
         with scratch_parts(results.parent) as scratch:
-            yield _Rounds(run, scratch, results)
+            yield _Rounds(run, scratch, results, backend, scheduler)
     except OSError as e:  # a full disk, a folder made read-only meanwhile...
         raise SimlabError(f"cannot write the results into {str(results.parent)!r}: "
                           f"{e.strerror or e}; free some space or give another --out, and run "
                           "again") from None
 
 
-def run_report_sums(plan, results) -> ReportSums:
+def run_report_sums(plan, results, backend: str = "loky", scheduler: str | None = None
+                    ) -> ReportSums:
     """Play ``plan`` for a report without gathering its rows: each chunk is played where a
     worker (or this process) takes it, with its control and companion runs, written to a
     part file and reduced to its ``ReportSums`` there; the parts are then merged on disk
     into ``results`` (Parquet with the run's provenance) and the sums added here."""
-    with round_report_sums(plan, results) as measure:
+    with round_report_sums(plan, results, backend, scheduler) as measure:
         total = measure(plan)
         measure.finish(plan)
     return total

@@ -775,30 +775,53 @@ def _chunk_part_reduced(game: str | Game, *args: Any, reduce: Any, part: str,
     return reduced
 
 
+def _chunk_bytes_reduced(game: str | Game, *args: Any, reduce: Any) -> tuple[Any, bytes]:
+    """Cluster task: a chunk reduced where it ran, and its rows as Parquet bytes (a cluster
+    node need not share this machine's disk)."""
+    frame = run_chunk(game, *args)
+    assert isinstance(frame, pl.DataFrame)
+    return reduce(frame, args[-2], args[-1]), _parquet_bytes(frame)
+
+
+def _save_part(part: Path, data: bytes) -> None:
+    tmp = _tmp_name(part)
+    _write_durable(tmp, data)
+    os.replace(tmp, part)
+
+
 def execute_parts_reduced(p: Plan, folder: Path, reduce: Any, cost: float = 2.0,
-                          offset: int = 0) -> list[Any]:
+                          offset: int = 0, *, backend: str = "loky",
+                          scheduler: str | None = None) -> list[Any]:
     """Every chunk of ``p`` played where a worker (or this process) takes it, written there
     to ``folder/part-NNNNN.parquet`` and reduced there by ``reduce(frame, first deal,
     deals)``; the reductions, in chunk order. The rows reach neither a pipe nor this
     process: the caller reads the parts from disk if it needs them (``report`` merges them
-    into one file). Local processes only (the parts go to this machine's disk). ``cost``:
-    each deal's work in plain runs of it (playing and reducing: about 2); ``offset``: the
-    index of the first chunk's part (a run in rounds numbers its parts on)."""
+    into one file). On a cluster (``backend`` dask or ray) each chunk comes back as its
+    reduction and its Parquet bytes, which this process writes. ``cost``: each deal's
+    work in plain runs of it (playing and reducing: about 2); ``offset``: the index of the
+    first chunk's part (a run in rounds numbers its parts on)."""
     results: list[Any] = [None] * len(p.chunks)
-    with executor("loky", None, p.jobs) as ex, \
+    with executor(backend, scheduler, p.jobs) as ex, \
             Progress(p.n, p.unit, enabled=p.progress) as bar:
         ex.tick = bar.in_flight if bar.visible else None
-        ref = game_ref(p.game) if ex.n_jobs != 1 else p.game
-        tasks = [(i, _chunk_part_reduced, _chunk_args(p, ref, s, c),
-                  {"reduce": reduce, "part": str(folder / _part_name(offset + i)),
-                   "owner": os.getpid()})
-                 for i, (s, c) in enumerate(p.chunks)]
+        ref = game_ref(p.game) if ex.n_jobs != 1 or ex.remote else p.game
+        if ex.remote:
+            tasks = [(i, _chunk_bytes_reduced, _chunk_args(p, ref, s, c), {"reduce": reduce})
+                     for i, (s, c) in enumerate(p.chunks)]
+        else:
+            tasks = [(i, _chunk_part_reduced, _chunk_args(p, ref, s, c),
+                      {"reduce": reduce, "part": str(folder / _part_name(offset + i)),
+                       "owner": os.getpid()})
+                     for i, (s, c) in enumerate(p.chunks)]
 
         def here(i: int, fn: Any, args: tuple, kwargs: dict) -> Any:
             return _chunk_part_reduced(*args, reduce=reduce, part=kwargs["part"],
                                        tick=kwargs.get("tick"))
 
         for i, result in run_tasks(p, ex, tasks, local=here, cost=cost):
+            if ex.remote:
+                result, data = result
+                _save_part(folder / _part_name(offset + i), data)
             results[i] = result
             bar.update(p.chunks[i][1])
     return results
@@ -873,6 +896,8 @@ def _paired_chunk_reduced(game: str | Game, knobs_a: Knobs, knobs_b: Knobs,
     if _orphaned(owner):
         os._exit(1)
     reduced = reduce(frame_a, frame_b, start, count)
+    if parts == ("bytes", "bytes"):  # on a cluster node: the rows travel back as Parquet
+        return reduced, _parquet_bytes(frame_a), _parquet_bytes(frame_b)
     if parts is not None:
         _write_part(frame_a, parts[0], owner)
         _write_part(frame_b, parts[1], owner)
@@ -885,12 +910,11 @@ def execute_paired_reduced(pa: Plan, pb: Plan, reduce: Any, *, backend: str = "l
     """``reduce(frame_a, frame_b, first deal, deals)`` of every chunk of deals, played
     under ``pa`` and ``pb`` (the same game, seed and chunks: variants compared on the same
     deals) in the same task, in chunk order: as ``execute_reduced``, only the reductions
-    travel, and the rows of neither variant are gathered. With ``folders`` (local runs
-    only), each chunk's rows of A and B are also written there as part files."""
+    travel, and the rows of neither variant are gathered. With ``folders``, each chunk's
+    rows of A and B are also written there as part files (by the local process that
+    played them; from a cluster node they come back as Parquet bytes)."""
     if pa.chunks != pb.chunks or pa.seed != pb.seed or pa.level != pb.level:
         raise ValueError("paired plans must cover the same deals in the same chunks")
-    if folders is not None and backend != "loky":
-        raise ValueError("part files are written on this machine: local runs only")
     results: list[Any] = [None] * len(pa.chunks)
     with executor(backend, scheduler, pa.jobs) as ex, \
             Progress(pa.n, pa.unit, enabled=pa.progress) as bar:
@@ -900,6 +924,8 @@ def execute_paired_reduced(pa: Plan, pb: Plan, reduce: Any, *, backend: str = "l
         def parts(i: int) -> dict:
             if folders is None:
                 return {}
+            if ex.remote:
+                return {"parts": ("bytes", "bytes")}
             return {"parts": (str(folders[0] / _part_name(i)), str(folders[1] / _part_name(i)))}
         tasks = [(i, _paired_chunk_reduced,
                   (ref, pa.knobs, pb.knobs, pa.policies, pb.policies, pa.seed, pa.level,
@@ -910,6 +936,10 @@ def execute_paired_reduced(pa: Plan, pb: Plan, reduce: Any, *, backend: str = "l
             return fn(*args, reduce=reduce, **parts(i))
 
         for i, result in run_tasks(pa, ex, tasks, local=here):
+            if folders is not None and ex.remote:
+                result, data_a, data_b = result
+                _save_part(folders[0] / _part_name(i), data_a)
+                _save_part(folders[1] / _part_name(i), data_b)
             results[i] = result
             bar.update(pa.chunks[i][1])
     return results

@@ -90,6 +90,41 @@ def test_dask_compare_sends_sums_not_rows(capsys, scheduler):
 
 @needs_distributed
 @needs_belote
+def test_dask_reports_send_sums_and_parts_not_frames(tmp_path, scheduler):
+    """report and compare --out on a cluster: each chunk is reduced to the report's sums on
+    its worker and its rows come back as a Parquet part; the same report and rows as a
+    local run."""
+    from simlab.compare import compare_runs
+    from simlab.report_sums import run_report_sums
+
+    p = runner.plan("belote", 2500, seed=3, chunk_size=600, progress=False)
+    local = run_report_sums(p, tmp_path / "local" / "results.parquet")
+    remote = run_report_sums(p, tmp_path / "dask" / "results.parquet", "dask", scheduler)
+    assert local.rows == remote.rows == 2500
+    assert [m.n for m in local.metrics.moments] == [m.n for m in remote.metrics.moments]
+    assert local.metrics.moments == remote.metrics.moments and local.checks == remote.checks
+    assert pl.read_parquet(tmp_path / "dask" / "results.parquet").equals(
+        pl.read_parquet(tmp_path / "local" / "results.parquet"))
+    out = tmp_path / "cli"
+    assert main(["report", "belote", "-n", "2500", "--seed", "3", "--players-n", "0",
+                 "--backend", "dask", "--scheduler", scheduler, "--no-progress",
+                 "--out", str(out)]) == 0
+    assert pl.read_parquet(out / "results.parquet").equals(
+        pl.read_parquet(tmp_path / "local" / "results.parquet"))
+    here = compare_runs("belote", 2000, b={"queen_points": 5}, seed=3, jobs=1,
+                        report_dir=tmp_path / "c-local")
+    there = compare_runs("belote", 2000, b={"queen_points": 5}, seed=3, backend="dask",
+                         scheduler=scheduler, report_dir=tmp_path / "c-dask")
+    assert [(r.key, r.a, r.b, r.diff.diff) for r in here.rows] == \
+        [(r.key, r.a, r.b, r.diff.diff) for r in there.rows]
+    assert here.sums_b.metrics.moments == there.sums_b.metrics.moments
+    for name in ("results.parquet", "results_a.parquet"):
+        assert pl.read_parquet(tmp_path / "c-local" / name).equals(
+            pl.read_parquet(tmp_path / "c-dask" / name))
+
+
+@needs_distributed
+@needs_belote
 def test_dask_cli_run_dir_file_and_resume(capsys, tmp_path, scheduler):
     ref = simulate("belote", 4000, seed=3)
     out = tmp_path / "run"

@@ -226,9 +226,14 @@ class _Doc:
                 path = Path(tmp) / f"{i}.pickle"
                 path.write_bytes(pickle.dumps(f.figure))
                 tasks.append((i, plots.png_of_file, (str(path),), {}))
-            for i, png in workers.run(tasks, local=lambda i, fn, args, kwargs:
-                                      plots.png_of(todo[i].figure)):
-                self._drawn(todo[i], png)
+            try:
+                for i, png in workers.run(tasks, local=lambda i, fn, args, kwargs:
+                                          plots.png_of(todo[i].figure)):
+                    self._drawn(todo[i], png)
+            except pool.WorkerDied:  # a worker gone (killed, out of memory): draw them here
+                for f in todo:
+                    if f.figure is not None:
+                        self._drawn(f, plots.png_of(f.figure))
 
     def _drawn(self, f: _Fig, png: bytes) -> None:
         f.png, f.figure = png, None

@@ -222,3 +222,28 @@ def test_a_precision_report_is_reduced_round_by_round(tmp_path, game, params, fi
     import simlab
 
     assert simlab.read_provenance(tmp_path / "results.parquet")["n"] == lean.n
+
+
+def test_a_worker_lost_while_drawing_leaves_the_figures_to_this_process(tmp_path, monkeypatch):
+    from simlab import pool
+    from simlab.metrics import compute
+
+    p = plan("belote", 1_000, seed=2, progress=False)
+    frame = execute(p)
+    ms = compute(p.game, frame, p.knobs, "deal")
+    here = write_report(tmp_path / "here", game=p.game, plan=p, frame=frame, seconds=1.0,
+                        metric_set=ms)
+    pool.get(1)
+
+    def dies(self, tasks, local=None, big=False):
+        i, fn, args, kwargs = tasks[0]
+        yield i, local(i, fn, args, kwargs)
+        raise pool.WorkerDied("a worker process died (exit code -9; chunks 1 unfinished)")
+    monkeypatch.setattr(pool.Pool, "run", dies)
+    lost = write_report(tmp_path / "lost", game=p.game, plan=p, frame=frame, seconds=1.0,
+                        metric_set=ms)
+    names = sorted(f.name for f in (here / "figures").iterdir())
+    assert names == sorted(f.name for f in (lost / "figures").iterdir())
+    for name in names:
+        assert (here / "figures" / name).read_bytes() == (lost / "figures" / name).read_bytes()
+    assert "data:image/png;base64," in (lost / "report.html").read_text()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True,
@@ -23,3 +24,21 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # exercise the worker processes. Set here so subprocesses inherit it too;
 # tests/test_runner.py checks the automatic choice itself.
 os.environ["SIMLAB_MIN_PARALLEL_SECONDS"] = "0"
+
+
+@pytest.fixture
+def executed(monkeypatch):
+    """``executed(*modules)``: the sizes (``Plan.n``) of every ``execute`` call made from
+    those modules from now on, in order: what a command ran in its own process."""
+    sizes: list[int] = []
+
+    def watch(*modules) -> list[int]:
+        for module in modules:
+            real = module.execute
+
+            def counted(p, _real=real, **kw):
+                sizes.append(p.n)
+                return _real(p, **kw)
+            monkeypatch.setattr(module, "execute", counted)
+        return sizes
+    return watch

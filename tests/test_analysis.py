@@ -234,7 +234,7 @@ def test_compare_frames_one_query_equals_metric_by_metric(game, level, n, b):
     assert derived > 0  # the game's own questions (ratios, deviations) are in the check
 
 
-def test_sweep_points_are_measured_where_they_run(monkeypatch):
+def test_sweep_points_are_measured_where_they_run(monkeypatch, executed):
     """With at least as many grid points as jobs, each point is simulated and measured in
     the process that runs it: a worker sends back its metrics, not its rows, and the
     metrics are those of a one-process sweep to the last bit."""
@@ -243,14 +243,7 @@ def test_sweep_points_are_measured_where_they_run(monkeypatch):
 
     grid = {"take_threshold_1": ["5", "7", "9"]}
     one = sweep("belote", 2_000, grid, seed=2, jobs=1)
-    here: list[int] = []
-    execute = cmp.execute
-
-    def counted(p, **kw):
-        here.append(p.n)
-        return execute(p, **kw)
-
-    monkeypatch.setattr(cmp, "execute", counted)
+    here = executed(cmp)
     two = sweep("belote", 2_000, grid, seed=2, jobs=2)
     assert runner.last_processes()[0] == 2
     assert 1 <= len(here) < 3  # the others' rows stayed in the worker

@@ -46,18 +46,12 @@ def test_chunks_measured_where_they_run_give_the_whole_frames_rows(game, level, 
     assert lean.frame_a is None and [_row(r) for r in lean.rows] == want
 
 
-def test_compare_without_a_report_gathers_no_rows(monkeypatch, capsys):
+def test_compare_without_a_report_gathers_no_rows(executed, capsys):
     """``simlab compare`` with no ``--out`` runs nothing bigger than the one-deal schema
     probes in the parent: the deals are measured where they are played."""
     from simlab import cli
 
-    sizes: list[int] = []
-    real = cmp.execute
-
-    def counted(p, **kw):
-        sizes.append(p.n)
-        return real(p, **kw)
-    monkeypatch.setattr(cmp, "execute", counted)
+    sizes = executed(cmp)
     assert cli.main(["compare", "belote", "-n", "2000", "--b", "queen_points=5", "--jobs", "2",
                      "--no-progress"]) == 0
     assert sizes == [1, 1]

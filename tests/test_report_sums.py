@@ -138,7 +138,7 @@ def test_a_comparison_report_is_reduced_where_its_deals_are_played(tmp_path):
     ["compare", "belote", "-n", "3000", "--b", "queen_points=5"],
     ["report", "belote", "-n", "2000", "--precision", "0.02", "--max-deals", "40000",
      "--players-n", "0"]])
-def test_report_commands_gather_no_rows(monkeypatch, tmp_path, argv):
+def test_report_commands_gather_no_rows(executed, tmp_path, argv):
     """``report`` and ``compare --out`` play nothing bigger than one-row schema probes in
     this process's own frames: the deals are reduced where they are played and their
     rows reach the report folder as files."""
@@ -146,14 +146,7 @@ def test_report_commands_gather_no_rows(monkeypatch, tmp_path, argv):
     from simlab import cli, runner
     from simlab import compare as cmp
 
-    sizes: list[int] = []
-    real = runner.execute
-
-    def counted(p, **kw):
-        sizes.append(p.n)
-        return real(p, **kw)
-    monkeypatch.setattr(runner, "execute", counted)
-    monkeypatch.setattr(cmp, "execute", counted)
+    sizes = executed(runner, cmp)
     out = tmp_path / "rep"
     assert cli.main([*argv, "--jobs", "2", "--no-progress", "--out", str(out)]) == 0
     assert sizes and set(sizes) == {1}, sizes

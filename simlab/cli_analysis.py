@@ -433,9 +433,11 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     sweep_result = None
     t0 = time.perf_counter()
     if ex.compare_b is not None:
+        # measured where played; B's rows go to results_b.parquet (A's are the run's own)
         comparison = compare_runs(ex.game, p.n, a=ex.knobs, b={**ex.knobs, **ex.compare_b},
-                             seed=ex.seed, policies_a=ex.policies, level=ex.level, jobs=workers,
-                             progress=progress)
+                                  seed=ex.seed, policies_a=ex.policies, level=ex.level,
+                                  jobs=workers, progress=progress, report_dir=out,
+                                  report_b=False)
     if ex.sweep is not None:
         sweep_result = sweep(ex.game, p.n, {k: [str(v) if isinstance(v, str) else v for v in vs]
                                             for k, vs in ex.sweep.items()},

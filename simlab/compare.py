@@ -106,8 +106,9 @@ class CompareResult:
     frame_b: pl.DataFrame | None
     conf: float = DEFAULT_CONF
     # a report's run (B) reduced chunk by chunk, its rows and A's written to the report
-    # folder (``compare_runs(report_dir=...)``)
+    # folder (``compare_runs(report_dir=...)``), and the files written there
     sums_b: Any = None
+    written: tuple[str, ...] = ()
 
     @property
     def label_a(self) -> str:
@@ -428,24 +429,26 @@ def compare_reduced(pa: Plan, pb: Plan, conf: float = DEFAULT_CONF, *, backend: 
 
 
 def compare_report_run(pa: Plan, pb: Plan, report_dir: Path, conf: float = DEFAULT_CONF, *,
-                       backend: str = "loky", scheduler: str | None = None
-                       ) -> tuple[list[CompareRow], Any]:
-    """``compare_reduced`` for a report on B: each task also reduces B's chunk to its
-    ``ReportSums`` and writes both chunks' rows; they are merged into
-    ``report_dir/results.parquet`` (B) and ``results_a.parquet`` (A). Returns the rows
-    and B's sums."""
+                       backend: str = "loky", scheduler: str | None = None,
+                       report_b: bool = True) -> tuple[list[CompareRow], Any]:
+    """``compare_reduced`` for a report. On B (``report_b``): each task also reduces B's
+    chunk to its ``ReportSums`` and writes both chunks' rows; they are merged into
+    ``report_dir/results.parquet`` (B) and ``results_a.parquet`` (A); returns the rows and
+    B's sums. On A (whose own run wrote its rows): B's rows go to ``results_b.parquet``;
+    returns the rows and None."""
     return _compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler,
-                            report_dir=report_dir)
+                            report_dir=report_dir, report_b=report_b)
 
 
 def _chunk_report_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int, count: int,
                         *, parts: Any, report: Any) -> tuple:
-    return parts(frame_a, frame_b, start, count), report(frame_b, start, count)
+    return (parts(frame_a, frame_b, start, count),
+            report(frame_b, start, count) if report is not None else None)
 
 
 def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
-                     scheduler: str | None = None, report_dir: Path | None = None
-                     ) -> tuple[list[CompareRow], Any]:
+                     scheduler: str | None = None, report_dir: Path | None = None,
+                     report_b: bool = True) -> tuple[list[CompareRow], Any]:
     from simlab.report_sums import report_run, warm_figures
     from simlab.runner import merge_part_files, part_files, scratch_parts
 
@@ -460,8 +463,9 @@ def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
     if report_dir is None:
         chunks = execute_paired_reduced(pa, pb, reduce, backend=backend, scheduler=scheduler)
     else:
-        run = report_run(pb)
-        both = partial(_chunk_report_parts, parts=reduce, report=run.reduce)
+        run = report_run(pb) if report_b else None
+        both = partial(_chunk_report_parts, parts=reduce,
+                       report=run.reduce if run is not None else None)
         try:
             with scratch_parts(Path(report_dir)) as scratch:
                 folders = (scratch / "a", scratch / "b")
@@ -470,10 +474,14 @@ def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                 got = execute_paired_reduced(pa, pb, both, backend=backend,
                                              scheduler=scheduler, folders=folders)
                 warm_figures()
-                merge_part_files(part_files(folders[1]), Path(report_dir) / "results.parquet",
-                                 whole_b)
-                merge_part_files(part_files(folders[0]), Path(report_dir) / "results_a.parquet",
-                                 whole_a)
+                if run is not None:  # a report on B: B is the run, A the other variant
+                    merge_part_files(part_files(folders[1]),
+                                     Path(report_dir) / "results.parquet", whole_b)
+                    merge_part_files(part_files(folders[0]),
+                                     Path(report_dir) / "results_a.parquet", whole_a)
+                else:  # a report on A (its own run wrote its rows): B's rows only
+                    merge_part_files(part_files(folders[1]),
+                                     Path(report_dir) / "results_b.parquet", whole_b)
         except OSError as e:  # a full disk, a folder made read-only meanwhile...
             from simlab.knobs import SimlabError
 
@@ -481,7 +489,7 @@ def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                               f"{e.strerror or e}; free some space or give another --out, "
                               "and run again") from None
         chunks = [c for c, _ in got]
-        sums = run.total([s for _, s in got])
+        sums = run.total([s for _, s in got]) if run is not None else None
     for got_keys, _ in chunks:
         if got_keys != keys:  # a game whose metric definitions read the data, not the columns
             raise RuntimeError(f"{pa.game.slug}: a chunk defines other metrics than its "
@@ -535,22 +543,25 @@ def compare_runs(game: str, n: int, *, a: dict[str, Any] | None = None,
                  policies_b: str | None = None, level: str = "deal", jobs: int = 1,
                  conf: float = DEFAULT_CONF, progress: bool | None = None,
                  keep_frames: bool = True, backend: str = "loky",
-                 scheduler: str | None = None, report_dir: str | Path | None = None
-                 ) -> CompareResult:
+                 scheduler: str | None = None, report_dir: str | Path | None = None,
+                 report_b: bool = True) -> CompareResult:
     """Run variants A and B on the same deals and compare every metric. With
     ``keep_frames`` both runs' rows are gathered and kept; otherwise each chunk is
     measured where it ran (``compare_reduced``), the same rows in memory that does not
     grow with ``n`` (``frame_a``, ``frame_b``: None). With ``report_dir`` (for a report
     on B), the chunks are also reduced to B's report sums (``sums_b``) and both runs'
-    rows are written there (``compare_report_run``)."""
+    rows are written there (``compare_report_run``; ``report_b=False``: a report on A,
+    only B's rows are written, to ``results_b.parquet``)."""
     pa = plan(game, n, seed=seed, params=a or {}, policies=policies_a, jobs=jobs, level=level,
               progress=progress)
     pb = plan(game, n, seed=seed, params=b or {}, policies=policies_b or policies_a, jobs=jobs,
               level=level, progress=progress)
     if report_dir is not None:
         rows, sums = compare_report_run(pa, pb, Path(report_dir), conf, backend=backend,
-                                        scheduler=scheduler)
-        return CompareResult(pa.game, pa, pb, rows, None, None, conf, sums_b=sums)
+                                        scheduler=scheduler, report_b=report_b)
+        written = ("results.parquet", "results_a.parquet") if report_b else ("results_b.parquet",)
+        return CompareResult(pa.game, pa, pb, rows, None, None, conf, sums_b=sums,
+                             written=written)
     if not keep_frames:
         rows = compare_reduced(pa, pb, conf, backend=backend, scheduler=scheduler)
         return CompareResult(pa.game, pa, pb, rows, None, None, conf)

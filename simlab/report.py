@@ -1284,7 +1284,7 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
         if other is not None:
             _write_parquet(out / f"results_{side}.parquet", other,
                            comparison.plan_a if side == "a" else comparison.plan_b)
-        if other is not None or comparison.sums_b is not None:  # else measured, not kept
+        if other is not None or f"results_{side}.parquet" in comparison.written:
             files.append(f"`results_{side}.parquet`: variant {side.upper()}'s results, with "
                          "its provenance")
     files.append(f"`figures/`: {len(doc.figures)} PNG figures")

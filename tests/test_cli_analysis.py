@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
+import simlab
 from simlab.cli import main
 
 
@@ -43,13 +45,24 @@ def test_report_with_precision(capsys, tmp_path):
     assert "Precision target" in text and "Headline answers" in text
 
 
-def test_experiment(capsys, tmp_path):
+def test_experiment(capsys, tmp_path, executed):
+    """An experiment's run and its comparison are measured where their deals are played:
+    A's rows are the run's ``results.parquet``, B's go to ``results_b.parquet``."""
+    from simlab import compare, runner
+
     f = tmp_path / "e.toml"
-    f.write_text(f'game = "belote"\nn = 2000\njobs = 1\nout = "{tmp_path / "ex"}"\n'
+    f.write_text(f'game = "belote"\nn = 2000\nseed = 3\njobs = 2\nout = "{tmp_path / "ex"}"\n'
                  '[compare]\nb = {queen_points = 5}\n')
-    code, out, _ = run(capsys, "experiment", str(f), "--no-progress")
+    sizes = executed(runner, compare)
+    code, out, _ = run(capsys, "experiment", str(f), "--no-progress", "--players-n", "0")
     assert code == 0 and (tmp_path / "ex" / "report.md").is_file()
-    assert "Comparison" in (tmp_path / "ex" / "report.md").read_text()
+    text = (tmp_path / "ex" / "report.md").read_text()
+    assert "Comparison" in text and "`results_b.parquet`: variant B's results" in text
+    assert set(sizes) == {1}, sizes  # one-row probes only
+    ex = tmp_path / "ex"
+    assert pl.read_parquet(ex / "results.parquet").equals(simlab.simulate("belote", 2000, seed=3))
+    assert pl.read_parquet(ex / "results_b.parquet").equals(
+        simlab.simulate("belote", 2000, seed=3, params={"queen_points": 5}))
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -286,22 +286,6 @@ def row_values(frame: pl.DataFrame | pl.LazyFrame, d: MetricDef) -> pl.Series:
     return frame.lazy().select(on_rows(d).alias(d.key)).collect().to_series()
 
 
-def score_distribution(frame: pl.DataFrame | pl.LazyFrame, n_players: int,
-                       prefix: str = "score_s") -> pl.DataFrame:
-    """Per seat: n, mean, sd and quantiles of its score column."""
-    lf = frame.lazy()
-    rows = []
-    for i in range(n_players):
-        c = pl.col(f"{prefix}{i}").cast(pl.Float64)
-        rows.append(lf.select(
-            pl.lit(i).alias("seat"), c.count().alias("n"), c.mean().alias("mean"),
-            c.std().alias("sd"), c.min().alias("min"),
-            *[c.quantile(q, "nearest").alias(f"q{int(q * 100):02d}")
-              for q in (0.05, 0.25, 0.5, 0.75, 0.95)],
-            c.max().alias("max")).collect())
-    return pl.concat(rows)
-
-
 GameMetrics = Callable[[pl.DataFrame | pl.LazyFrame, object, str], list[MetricDef]]
 
 

@@ -451,14 +451,6 @@ def _section_figures(doc: _Doc, section: str, metrics: Sequence[Metric]) -> None
         doc.fig(name, fig, caption + ".")
 
 
-def _score_prefix(frame: pl.DataFrame, level: str) -> str | None:
-    cands = ("score_s", "final_score_s") if level == "deal" else ("final_score_s", "score_s")
-    for c in cands:
-        if f"{c}0" in frame.columns:
-            return c
-    return None
-
-
 def _policies_text(policies: Sequence[str]) -> str:
     if len(set(policies)) == 1:
         return f"{policies[0]} at every seat"

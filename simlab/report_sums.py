@@ -318,13 +318,6 @@ def report_sums(game, knobs, level: str, frame: pl.DataFrame, *,
         comp, frame.schema)
 
 
-def report_defs(game, knobs, level: str, columns_frame: pl.DataFrame, other: OtherRuns
-                ) -> tuple[list[MetricDef], dict[str, list[MetricDef]]]:
-    """The metric definitions of a run and of its companions (from the columns only)."""
-    return (game_defs(game, columns_frame, knobs, level),
-            {tag: game_defs(game, columns_frame, k, level) for tag, k, _ in other.companions})
-
-
 def chunk_report_sums(frame: pl.DataFrame, start: int, count: int, *, game: Any, knobs: Any,
                       policies: tuple[str, ...], seed: int, level: str, record_hands: bool,
                       other: OtherRuns) -> ReportSums:
@@ -342,11 +335,6 @@ def chunk_report_sums(frame: pl.DataFrame, start: int, count: int, *, game: Any,
     companions = {tag: play(k, pol) for tag, k, pol in other.companions}
     return report_sums(g, knobs, level, frame, controls=controls, companions=companions,
                        other=other).stripped()
-
-
-__all__ = ["Counts", "OtherRuns", "ReportSums", "bid_counts", "check_defs", "check_sums",
-           "chunk_report_sums", "control_run", "other_runs", "raw_findings", "report_defs",
-           "report_sums", "score_prefix"]
 
 
 # --- a run's sums: from a frame in hand, or played chunk by chunk where it runs ------------
@@ -482,3 +470,9 @@ def run_report_sums(plan, results, backend: str = "loky", scheduler: str | None 
         total = measure(plan)
         measure.finish(plan)
     return total
+
+
+__all__ = ["Counts", "OtherRuns", "ReportRun", "ReportSums", "bid_counts", "check_defs",
+           "check_sums", "chunk_report_sums", "control_run", "frame_report_sums",
+           "other_runs", "paired_moments", "raw_findings", "report_run", "report_sums",
+           "round_report_sums", "run_report_sums", "score_prefix", "warm_figures"]

@@ -887,16 +887,18 @@ def _paired_chunk_reduced(game: str | Game, knobs_a: Knobs, knobs_b: Knobs,
                           policies_a: tuple[str, ...], policies_b: tuple[str, ...], seed: int,
                           level: str, record_hands: bool, start: int, count: int, *,
                           reduce: Any, owner: int | None = None,
-                          parts: tuple[str, str] | None = None) -> Any:
+                          parts: tuple[str, str] | None = None, rows_back: bool = False
+                          ) -> Any:
     """Task: one chunk of deals played under variants A and B, reduced together where
     both ran (``execute_paired_reduced``); with ``parts``, both chunks' rows are written
-    there too."""
+    there too; with ``rows_back`` (a cluster node, which need not share this machine's
+    disk), they come back as Parquet bytes with the reduction."""
     frame_a = run_chunk(game, knobs_a, policies_a, seed, level, record_hands, start, count)
     frame_b = run_chunk(game, knobs_b, policies_b, seed, level, record_hands, start, count)
     if _orphaned(owner):
         os._exit(1)
     reduced = reduce(frame_a, frame_b, start, count)
-    if parts == ("bytes", "bytes"):  # on a cluster node: the rows travel back as Parquet
+    if rows_back:
         return reduced, _parquet_bytes(frame_a), _parquet_bytes(frame_b)
     if parts is not None:
         _write_part(frame_a, parts[0], owner)
@@ -925,7 +927,7 @@ def execute_paired_reduced(pa: Plan, pb: Plan, reduce: Any, *, backend: str = "l
             if folders is None:
                 return {}
             if ex.remote:
-                return {"parts": ("bytes", "bytes")}
+                return {"rows_back": True}
             return {"parts": (str(folders[0] / _part_name(i)), str(folders[1] / _part_name(i)))}
         tasks = [(i, _paired_chunk_reduced,
                   (ref, pa.knobs, pb.knobs, pa.policies, pb.policies, pa.seed, pa.level,

@@ -12,6 +12,7 @@ import math
 import os
 import re
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -697,14 +698,28 @@ def _mib(b: int | None) -> str:
 
 def _wall(argv: list[str]) -> tuple[float, str]:
     """(wall seconds, stdout) of a command that must succeed."""
+    seconds, out, _ = _timed(argv)
+    return seconds, out
+
+
+def _timed(argv: list[str]) -> tuple[float, str, float]:
+    """(wall seconds, stdout, CPU seconds) of a command that must succeed. The CPU time
+    (user + system) is its whole process tree's: a worker's is counted once the command
+    has waited for it, which simlab does before it exits."""
+    import resource
     import subprocess
 
-    t0 = time.perf_counter()
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
+    c0, t0 = cpu(), time.perf_counter()
     r = subprocess.run(argv, capture_output=True, text=True)
+    seconds, used = time.perf_counter() - t0, cpu() - c0
     if r.returncode != 0:
         raise SimlabError(f"{' '.join(argv[2:])} failed (exit {r.returncode}): "
                           f"{_one_line(r.stderr)[:300]}")
-    return time.perf_counter() - t0, r.stdout
+    return seconds, r.stdout, used
 
 
 STARTUP_TARGET = 1.0  # seconds of wall time for `simlab run belote -n 1000`, compiled
@@ -768,23 +783,40 @@ def _command_scaling(slug: str, n_max: int, cores: int) -> None:
     with tempfile.TemporaryDirectory(prefix="simlab-bench-") as tmp:
         for what, n in [("run", m) for m in ns] + [("report", report_n), ("compare", report_n),
                                                     ("sweep", report_n // 4)]:
-            times, runs = {}, {}
+            times, runs, cpu = {}, {}, {}
             for j in ("1", "all"):
                 out = str(Path(tmp) / f"{what}-{n}-{j}") + ("/" if what == "run" else "")
                 argv = [*base, what, slug, "-n", str(n), *extra.get(what, []), "--jobs", j,
                         "--out", out, "--no-progress"]
-                times[j], text = _wall(argv)
+                times[j], text, cpu[j] = _timed(argv)
                 # `run` prints "N deals in S s": the simulation alone, without start-up
                 # (imports, the numba cache) and the summary read back from disk
                 found = re.search(r" deals in ([0-9.]+) s", text)
                 runs[j] = float(found[1]) if what == "run" and found else None
             sim = (f"x{runs['1'] / runs['all']:.2f}" if runs["1"] and runs["all"] else "-")
-            label = f"{what} -n {n:.0e}" + {"compare": " (A vs B)",
-                                             "sweep": " (x 4 points)"}.get(what, "")
+            label = f"{what} -n {n:.3g}".replace("e+0", "e") + {
+                "compare": " (A vs B)", "sweep": " (x 4 points)"}.get(what, "")
             rows.append([label, f"{times['1']:.2f}", f"{times['all']:.2f}",
-                         f"x{times['1'] / times['all']:.2f}", sim])
-    print(table(["command", "--jobs 1 (s)", "--jobs all (s)", "speedup",
-                 "speedup, simulation only"], rows, right=[False, True, True, True, True]))
+                         f"x{times['1'] / times['all']:.2f}", sim,
+                         f"{cpu['1'] / times['1']:.2f} / {cpu['all'] / times['all']:.2f}",
+                         f"x{scaling_ceiling(times['1'], cpu['all'], cores):.2f}"])
+    print(table(["command", "jobs 1 (s)", "jobs all (s)", "speedup", "simulation only",
+                 "cores busy", "ceiling"], rows,
+                right=[False, True, True, True, True, True, True]))
+    print("\n".join(textwrap.wrap(
+        f"simulation only: `run`'s own time, without start-up and the summary read back. "
+        f"cores busy (jobs 1 / jobs all): the command's CPU time (user + system, its "
+        f"workers' included) over its wall time. ceiling: the most --jobs all could gain, "
+        f"its measured CPU work spread evenly over the {cores} cores from start to end "
+        f"(= {cores} x wall time with --jobs 1 / CPU time with --jobs all).",
+        output_width())))
+
+
+def scaling_ceiling(wall_one: float, cpu_all: float, cores: int) -> float:
+    """The largest speedup a run on ``cores`` cores can show over a run that took
+    ``wall_one`` seconds, when it needs ``cpu_all`` CPU seconds: its wall time is at least
+    ``cpu_all / cores``, whatever the scheduling."""
+    return cores * wall_one / cpu_all if cpu_all > 0 else float("inf")
 
 
 def bench_scaling(args: argparse.Namespace) -> int:

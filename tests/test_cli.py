@@ -219,3 +219,21 @@ def test_bench_scaling_varies_a_valid_rule_knob_in_every_game():
         assert len(set(values)) == 4
         for v in values:
             assert getattr(g.make_knobs({name: v}), name) == v
+
+
+def test_bench_counts_the_cpu_time_of_a_command_and_of_its_workers():
+    """bench --scaling's "cores busy" and "ceiling" read the CPU time of a command's whole
+    process tree: a child that burns CPU in a worker process of its own, and waits for it,
+    has that worker's time counted; the ceiling is cores x wall(1 job) / CPU(all jobs)."""
+    from simlab.cli import _timed, scaling_ceiling
+
+    burn = ("import time\nt = time.process_time()\n"
+            "while time.process_time() - t < 0.4: pass\n")
+    script = (f"import subprocess, sys\n{burn}"
+              f"subprocess.run([sys.executable, '-c', {burn!r}], check=True)\nprint('done')\n")
+    wall, out, cpu = _timed([sys.executable, "-c", script])
+    assert out.strip() == "done"
+    assert 0.8 <= cpu <= wall + 0.2  # both processes' 0.4 s, run one after the other
+    # a run needing 12 CPU s on 2 cores takes at least 6 s: at most x1.5 over a 9 s run
+    assert scaling_ceiling(9.0, 12.0, 2) == pytest.approx(1.5)
+    assert scaling_ceiling(9.0, 0.0, 2) == float("inf")

@@ -557,9 +557,16 @@ def cmd_repair(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_REPEAT = 20
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.repeat > MAX_REPEAT:
+        raise SimlabError(f"--repeat must be between 1 and {MAX_REPEAT}, got {args.repeat:,}")
     if args.scaling:
         return bench_scaling(args)
+    if args.repeat != 1:
+        raise SimlabError("--repeat needs --scaling (simlab bench --scaling --repeat K)")
     if args.scheduler is not None:
         raise SimlabError("--scheduler needs --scaling (simlab bench --scaling --scheduler ADDRESS)")
     if args.search_n < 0:
@@ -763,12 +770,15 @@ def _bench_knob(slug: str) -> tuple[str, list[int]]:
     raise SimlabError(f"{slug} has no integer rule knob to vary in bench --scaling")
 
 
-def _command_scaling(slug: str, n_max: int, cores: int) -> None:
+def _command_scaling(slug: str, n_max: int, cores: int, repeat: int = 1) -> None:
     """Whole commands as a user runs them (wall time, start-up included): a run to a run
     directory for n = 10^4 .. n_max; a report and a comparison of min(n_max, 10^6) deals;
-    a sweep of 4 points sharing as many deals; each with --jobs 1 and --jobs all. Targets:
-    --jobs all never slower (within noise), and on 2 cores at least 1.8x faster for the
-    10^7-deal run."""
+    a sweep of 4 points sharing as many deals; each with --jobs 1 and --jobs all, in
+    ``repeat`` alternating pairs (medians shown; with several pairs, the range of the
+    pairs' speedups too). Targets: --jobs all never slower (within noise), and on 2 cores
+    at least 1.8x faster for the 10^7-deal run."""
+    import shutil
+    import statistics
     import tempfile
 
     ns = [n for n in (10**4, 10**5, 10**6, 10**7) if n < n_max] + [n_max]
@@ -776,33 +786,46 @@ def _command_scaling(slug: str, n_max: int, cores: int) -> None:
     knob, values = _bench_knob(slug)
     extra = {"compare": ["--b", f"{knob}={values[1]}"],
              "sweep": ["--grid", f"{knob}={','.join(map(str, values))}"]}
-    print(f"\nwhole commands `simlab <command> {slug} -n N --out DIR` (wall time, start-up "
-          f"included), --jobs 1 vs --jobs all ({cores} cores) ...", flush=True)
-    rows = []
+    pairs = f"{repeat} alternating pairs, medians" if repeat > 1 else "one pair"
+    print(f"\nwhole commands `simlab COMMAND {slug} -n N --out DIR` (wall time, start-up "
+          f"included), --jobs 1 vs --jobs all ({cores} cores; {pairs}) ...", flush=True)
+    rows, details = [], []
     base = [sys.executable, "-m", "simlab"]
+    med = statistics.median
     with tempfile.TemporaryDirectory(prefix="simlab-bench-") as tmp:
         for what, n in [("run", m) for m in ns] + [("report", report_n), ("compare", report_n),
                                                     ("sweep", report_n // 4)]:
-            times, runs, cpu = {}, {}, {}
-            for j in ("1", "all"):
-                out = str(Path(tmp) / f"{what}-{n}-{j}") + ("/" if what == "run" else "")
-                argv = [*base, what, slug, "-n", str(n), *extra.get(what, []), "--jobs", j,
-                        "--out", out, "--no-progress"]
-                times[j], text, cpu[j] = _timed(argv)
-                # `run` prints "N deals in S s": the simulation alone, without start-up
-                # (imports, the numba cache) and the summary read back from disk
-                found = re.search(r" deals in ([0-9.]+) s", text)
-                runs[j] = float(found[1]) if what == "run" and found else None
-            sim = (f"x{runs['1'] / runs['all']:.2f}" if runs["1"] and runs["all"] else "-")
-            label = f"{what} -n {n:.3g}".replace("e+0", "e") + {
+            times: dict[str, list[float]] = {"1": [], "all": []}
+            runs: dict[str, list[float]] = {"1": [], "all": []}
+            cpu: dict[str, list[float]] = {"1": [], "all": []}
+            for k in range(repeat):
+                for j in ("1", "all"):
+                    out = str(Path(tmp) / f"{what}-{n}-{j}-{k}") + ("/" if what == "run" else "")
+                    argv = [*base, what, slug, "-n", str(n), *extra.get(what, []), "--jobs", j,
+                            "--out", out, "--no-progress"]
+                    wall, text, used = _timed(argv)
+                    times[j].append(wall)
+                    cpu[j].append(used)
+                    # `run` prints "N deals in S s": the simulation alone, without start-up
+                    # (imports, the numba cache) and the summary read back from disk
+                    found = re.search(r" deals in ([0-9.]+) s", text)
+                    if what == "run" and found:
+                        runs[j].append(float(found[1]))
+                    shutil.rmtree(out, ignore_errors=True)  # a 10^7-deal run: 200 MB
+            one, every = med(times["1"]), med(times["all"])
+            sim = f"x{med(runs['1']) / med(runs['all']):.2f}" if runs["1"] and runs["all"] else "-"
+            speedup = f"x{one / every:.2f}"
+            if repeat > 1:
+                each = sorted(a / b for a, b in zip(times["1"], times["all"], strict=True))
+                details.append("the pairs' speedups: " + ", ".join(f"x{x:.2f}" for x in each))
+            label = f"{what} {n:.3g}".replace("e+0", "e") + {
                 "compare": " (A vs B)", "sweep": " (x 4 points)"}.get(what, "")
-            rows.append([label, f"{times['1']:.2f}", f"{times['all']:.2f}",
-                         f"x{times['1'] / times['all']:.2f}", sim,
-                         f"{cpu['1'] / times['1']:.2f} / {cpu['all'] / times['all']:.2f}",
-                         f"x{scaling_ceiling(times['1'], cpu['all'], cores):.2f}"])
+            rows.append([label, f"{one:.2f}", f"{every:.2f}", speedup, sim,
+                         f"{med(cpu['1']) / one:.2f} / {med(cpu['all']) / every:.2f}",
+                         f"x{scaling_ceiling(one, med(cpu['all']), cores):.2f}"])
     print(table(["command", "jobs 1 (s)", "jobs all (s)", "speedup", "simulation only",
                  "cores busy", "ceiling"], rows,
-                right=[False, True, True, True, True, True, True]))
+                right=[False, True, True, True, True, True, True], details=details or None))
     print("\n".join(textwrap.wrap(
         f"simulation only: `run`'s own time, without start-up and the summary read back. "
         f"cores busy (jobs 1 / jobs all): the command's CPU time (user + system, its "
@@ -879,7 +902,7 @@ def bench_scaling(args: argparse.Namespace) -> int:
                  "speedup"], rows, right=[False, False, True, True, True, True, True]))
     _startup(mem_game)
     if cores > 1:
-        _command_scaling(mem_game, n, cores)
+        _command_scaling(mem_game, n, cores, args.repeat)
     peak = mem["tree_pss"] or mem["largest_process"]
     verdict = ("-" if peak is None else
                ("OK, under 1 GiB" if peak < MEMORY_TARGET else "OVER the 1 GiB target"))
@@ -1065,6 +1088,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "an N-deal run to disk")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="with --scaling: also time this dask cluster")
+    p.add_argument("--repeat", type=_positive, default=1, metavar="K",
+                   help="with --scaling: time each whole command in K alternating pairs "
+                        "(--jobs 1, --jobs all) and show medians and the pairs' range "
+                        "(default 1; a machine whose speed varies needs 3 or more)")
     p.set_defaults(func=cmd_bench)
 
     from simlab.cli_analysis import add_commands

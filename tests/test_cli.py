@@ -237,3 +237,35 @@ def test_bench_counts_the_cpu_time_of_a_command_and_of_its_workers():
     # a run needing 12 CPU s on 2 cores takes at least 6 s: at most x1.5 over a 9 s run
     assert scaling_ceiling(9.0, 12.0, 2) == pytest.approx(1.5)
     assert scaling_ceiling(9.0, 0.0, 2) == float("inf")
+
+
+def test_bench_whole_commands_in_alternating_pairs(monkeypatch, capsys):
+    """bench --scaling --repeat K times each command in K pairs, --jobs 1 then --jobs all,
+    and shows medians, the range of the pairs' speedups, cores busy and the ceiling."""
+    import itertools
+
+    import simlab.cli as cli
+
+    calls = []
+    # per command and pair: jobs 1 takes 10, 12 or 11 s on 1.1 cores; jobs all 6, 5, 8 s
+    # on 1.8 cores (a run prints its own time as well)
+    walls = itertools.cycle([10.0, 6.0, 12.0, 5.0, 11.0, 8.0])
+
+    def fake(argv):
+        calls.append(argv[argv.index("--jobs") + 1])
+        wall = next(walls)
+        busy = 1.1 if calls[-1] == "1" else 1.8
+        return wall, f"1,000 deals in {wall - 1:.1f} s", wall * busy
+
+    monkeypatch.setattr(cli, "_timed", fake)
+    cli._command_scaling("belote", 2000, 2, repeat=3)
+    out = capsys.readouterr().out
+    assert calls == ["1", "all"] * 3 * 4  # run, report, compare, sweep; pairs alternate
+    assert "3 alternating pairs, medians" in out
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("run 2e3"))
+    # medians 11 and 6 s: x1.83; simulation only 10/5; ceiling 2 x 11 / (6 x 1.8)
+    assert lines[at].split() == ["run", "2e3", "11.00", "6.00", "x1.83", "x2.00", "1.10", "/",
+                                 "1.80", f"x{2 * 11 / (6 * 1.8):.2f}"]
+    assert lines[at + 1].strip() == "the pairs' speedups: x1.38, x1.67, x2.40"  # 10/6, 11/8, 12/5
+    assert any(line.startswith("sweep 500 (x 4 points)") for line in lines)

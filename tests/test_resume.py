@@ -479,6 +479,9 @@ def test_cli_bad_input_belote(capsys, tmp_path, extra, words):
     (["bench", "--jobs-list", "1,0"], "--jobs-list"),
     (["bench", "--scaling", "--games", "nope"], "valid games"),
     (["bench", "--scheduler", "tcp://x:1"], "--scheduler needs --scaling"),
+    (["bench", "--repeat", "3"], "--repeat needs --scaling"),
+    (["bench", "--scaling", "--repeat", "21"], "--repeat must be between 1 and 20"),
+    (["bench", "--scaling", "--repeat", "0"], "expected an integer >= 1"),
     (["demo", "-n", "-1"], "-n must be >= 1"),
 ])
 def test_cli_bad_input_other_commands(capsys, argv, words):

@@ -562,6 +562,7 @@ class Finding:
     above: str = "above"
     below: str = "below"
     difference: str = ""
+    key: str = ""  # the metric it answers
 
     @property
     def tested(self) -> bool:
@@ -676,7 +677,7 @@ def _finding(spec: FindingSpec, by_key: dict[str, Metric], n_players: int,
         unit += "s"  # a difference of 0.15 places
     extra = {"value": fmt_estimate(e, m.unit), "value:bare": fmt_estimate(e)}
     f = Finding(spec.question, "", unit=unit, against_text=spec.against_text,
-                above=spec.above, below=spec.below, difference=spec.difference)
+                above=spec.above, below=spec.below, difference=spec.difference, key=spec.key)
     ref = _against_value(spec, n_players)
     few = e.n < (MIN_RATE_N if e.kind == "rate" else MIN_MEAN_N)
     if few and (spec.against is not None or spec.control is not None):
@@ -780,9 +781,19 @@ def _findings_section(doc: _Doc, found: list[Finding], conf: float,
     doc.h(2, "Findings")
     if not found and comparison is None:
         doc.p("No balance question of this game can be answered from this run's metrics.")
+    if any(_NUMBERED.match(f.question) for f in found):
+        # one question may have several sentences: its number repeats, so say what it is
+        text = ("Each paragraph answers one of the game's balance questions, numbered as in "
+                "its catalogue entry; a question may take several paragraphs.")
+        keyed = [m for f in found if (m := re.match(r"(.+)\.q(\d+)\.", f.key))]
+        if keyed:
+            text += (f" In the tables below, the metrics keyed `{keyed[0][1]}.q{keyed[0][2]}…` "
+                     f"are question {keyed[0][2]}'s.")
+        doc.p(text)
     for f in found:
-        stop = "" if f.question.endswith(("?", "!", ".")) else "."
-        doc.p(f"**{f.question}{stop}** {f.sentence(alpha)}")
+        q = question_label(f.question)
+        stop = "" if q.endswith(("?", "!", ".")) else "."
+        doc.p(f"**{q}{stop}** {f.sentence(alpha)}")
     tested = [f for f in found if f.tested]
     if tested:
         clear = sum(f.clear(alpha) for f in tested)
@@ -790,7 +801,8 @@ def _findings_section(doc: _Doc, found: list[Finding], conf: float,
               f"({clear} clear); Holm's correction adjusts their p-values together. "
               "Intervals are unadjusted 95% intervals, as in the tables below."
               .replace("95%", f"{round(conf * 100):g}%"))
-        rows = [(f"{f.question}: " + (f.difference or f"against {f.against_text}"), f.diff,
+        rows = [(f"{question_label(f.question, short=True)}: "
+                 + (f.difference or f"against {f.against_text}"), f.diff,
                  f.lo, f.hi, f"difference ({f.unit})", f.clear(alpha)) for f in tested]
         pct = round(conf * 100)
         doc.fig("findings", plots.differences(
@@ -808,6 +820,18 @@ def _findings_section(doc: _Doc, found: list[Finding], conf: float,
                  if sig else "") + ".")
     if players is not None:
         doc.p(_players_sentence(players, skill))
+
+
+_NUMBERED = re.compile(r"(\d+)\.\s+(.*)", re.DOTALL)
+
+
+def question_label(question: str, short: bool = False) -> str:
+    """A finding's heading: "Question 2: Position" for the catalogue's "2. Position"
+    ("Q2 Position" with ``short``, a figure's row label); an unnumbered one as it is."""
+    m = _NUMBERED.match(question)
+    if m is None:
+        return question
+    return f"Q{m[1]} {m[2]}" if short else f"Question {m[1]}: {m[2]}"
 
 
 def _players_sentence(players: PlayersCheck, skill: SkillCheck | None) -> str:

@@ -105,13 +105,17 @@ def test_belote_report_opens_with_findings(belote_report):
     heads = [x.lstrip("#").strip() for x in md.splitlines() if x.startswith("## ")]
     assert heads[0] == "Findings"
     sec = md.split("## Findings")[1].split("\n## ")[0]
-    assert "**2. Position.** The dealer's team wins " in sec
+    assert "**Question 2: Position.** The dealer's team wins " in sec
+    # several paragraphs answer question 1: the heading says "Question 1" each time, and
+    # the opening line says why the number repeats and which metrics are the question's
+    assert sec.count("**Question 1: ") == 2
+    assert "a question may take several paragraphs" in sec and "`belote.q1…`" in sec
     assert "an even 50%" in sec and "Holm's correction" in sec
     assert "figures/findings.png" in sec
     assert "compare" not in md.split("## Method")[0].lower().replace("`simlab compare", "")
     assert not any(m.key.startswith("belote.q6") for m in ms.metrics)
     html = (out / "report.html").read_text(encoding="utf-8")
-    assert "<strong>2. Position.</strong>" in html
+    assert "<strong>Question 2: Position.</strong>" in html
     # numbers never wrap: a value or an interval is one unbreakable span
     assert re.search(r"<td class=r><span class=nw>\[[0-9.]+%, [0-9.]+%\]</span></td>", html)
     assert ".nw{white-space:nowrap}" in html
@@ -210,7 +214,7 @@ def test_president_default_report_answers_the_role_chain(tmp_path):
     assert main(["report", "president", "-n", "3000", "--out", str(out), "--no-progress"]) == 0
     md = (out / "report.md").read_text()
     findings_md = md.split("## What was simulated")[0]
-    assert "**1. Role persistence.** The Président keeps the title in" in findings_md
+    assert "**Question 1: Role persistence.** The Président keeps the title in" in findings_md
     assert "deal_titles=random" in findings_md and "n/a" not in findings_md
 
 
@@ -227,3 +231,15 @@ def test_a_rate_against_its_control_prints_as_rates():
     f = _finding(spec, by_key, 4, paired_moments(a, b, pl.col("x").cast(pl.Float64)))
     assert re.search(r"x 60(\.\d+)?% \[.*%\] against 50(\.\d+)?% \[.*%\]", f.text), f.text
     assert f.diff == pytest.approx(10.0)  # percentage points
+
+
+def test_question_labels():
+    """A catalogue question's number becomes "Question N" (a figure's row: "QN"); an
+    unnumbered question (the standard findings) stays as it is."""
+    from simlab.report import question_label
+
+    assert question_label("2. Position") == "Question 2: Position"
+    assert question_label("12. Is taking profitable?") == "Question 12: Is taking profitable?"
+    assert question_label("2. Position", short=True) == "Q2 Position"
+    assert question_label("Position") == "Position"
+    assert question_label("2.5 points") == "2.5 points"  # not a numbered question

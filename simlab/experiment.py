@@ -72,7 +72,14 @@ def load_experiment(path: str | Path) -> Experiment:
         raise SimlabError(f"{where} is not valid TOML: {e}") from None
     unknown = [k for k in data if k not in TOP_KEYS]
     if unknown:
-        raise SimlabError(f"{where}: unknown key {unknown[0]!r}; valid keys: {', '.join(TOP_KEYS)}")
+        hint = ""
+        if "game" in data and not any(k in data for k in ("n", "precision", "knobs")):
+            # game + knob lines: a variant file (`run --variant`, `compare --b`)
+            hint = (f"; it reads like a variant file: give it to `simlab run {data['game']} "
+                    f"--variant {p}` or `simlab compare {data['game']} --b {p}`, or put its "
+                    "knobs under [knobs] with an n")
+        raise SimlabError(f"{where}: unknown key {unknown[0]!r}; valid keys: "
+                          f"{', '.join(TOP_KEYS)}{hint}")
     if "game" not in data:
         raise SimlabError(f"{where}: missing key 'game'")
     if ("n" in data) == ("precision" in data):

@@ -137,7 +137,11 @@ def test_experiment_files(tmp_path):
     ex = load_experiment(f)
     assert ex.name == "e" and ex.knobs == {"queen_points": 5} and ex.compare_b == {"target": 501}
     for text, msg in [('game = "belote"\n', "exactly one of"),
-                      ('game = "belote"\nn = 1\nbogus = 2\n', "unknown key 'bogus'"),
+                      ('game = "belote"\nn = 1\nbogus = 2\n', "unknown key 'bogus'; valid keys: [^;]*$"),
+                      # a variant file (game + knob lines) given as an experiment: say so
+                      ('game = "belote"\nqueen_points = 5\n',
+                       "unknown key 'queen_points'.*reads like a variant file: give it to "
+                       "`simlab run belote --variant "),
                       ('n = 1\n', "missing key 'game'"),
                       ('game = "belote"\nn = 1\n[sweep]\nx = []\n', "non-empty list"),
                       ('game = "belote"\nn = [\n', "not valid TOML")]:

@@ -513,14 +513,16 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     import shutil
 
-    from simlab.report import write_report
-    from simlab.report_sums import run_report_sums
+    from simlab.report_sums import run_report_sums, start_report_workers
     from simlab.runner import check_file_output, check_folder_output
 
     p = plan("belote", args.n, seed=0, policies="heuristic", jobs=-1, level="deal",
              progress=False if args.no_progress else None)
     out = check_file_output(args.out)
     report_dir = check_folder_output(out.parent / "demo-report")
+    start_report_workers(p)  # they start while the report's modules load here
+    from simlab.report import write_report
+
     print(f"demo: Belote, {p.n:,} deals, seed 0, heuristic players, {p.jobs} cores "
           f"-> {out}")
     t0 = time.perf_counter()

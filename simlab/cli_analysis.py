@@ -362,8 +362,6 @@ def run_for_report(p: Plan, precision: float | None, max_n: int | None, out: Pat
 
 
 def cmd_report(args) -> int:
-    from simlab.report import write_report
-
     if args.n is None and args.precision is None:
         raise SimlabError("give -n N, or --precision P (with --max-deals M)")
     first = args.n if args.n is not None else 20_000
@@ -372,8 +370,12 @@ def cmd_report(args) -> int:
     if args.precision is not None and args.max_deals is not None and args.max_deals < first:
         raise SimlabError(f"--max-deals ({args.max_deals:,}) is smaller than -n ({first:,})")
     from simlab.cli import _backend_from
+    from simlab.report_sums import start_report_workers
 
     backend, where = _backend_from(args)
+    start_report_workers(p, backend)  # they start while the report's modules load here
+    from simlab.report import write_report
+
     sums, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals, out,
                                               backend=backend, scheduler=where)
     from dataclasses import replace
@@ -417,7 +419,7 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
 
     from simlab.compare import compare_runs, sweep
     from simlab.experiment import load_experiment
-    from simlab.report import write_report
+    from simlab.report_sums import start_report_workers
 
     ex = load_experiment(path)
     if n is not None:
@@ -427,6 +429,9 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     p = plan(ex.game, first, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=workers,
              level=ex.level, progress=progress)
     out = check_folder_output(ex.out_dir)  # before the work, not after
+    start_report_workers(p)  # they start while the report's modules load here
+    from simlab.report import write_report
+
     sums, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, out, log=log)
     p = replace(p, n=sums.rows)
     comparison = None

@@ -397,6 +397,15 @@ def report_run(p) -> ReportRun:
                      2.0 * (1 + len(other.controls) + len(other.companions)))
 
 
+def start_report_workers(plan, backend: str = "loky") -> bool:
+    """Start the worker processes of a surely long report run of ``plan`` now, before this
+    process's own preparation (``runner.start_workers``); whether it did."""
+    from simlab.compare import grouped
+    from simlab.runner import start_workers
+
+    return start_workers(grouped(plan), ReportRun.cost, backend)
+
+
 def warm_figures() -> None:
     """Have the run's live workers, if any, load matplotlib now: they draw some of the
     report's figures, while this process merges the parts and builds the report."""
@@ -475,4 +484,5 @@ def run_report_sums(plan, results, backend: str = "loky", scheduler: str | None 
 __all__ = ["Counts", "OtherRuns", "ReportRun", "ReportSums", "bid_counts", "check_defs",
            "check_sums", "chunk_report_sums", "control_run", "frame_report_sums",
            "other_runs", "paired_moments", "raw_findings", "report_run", "report_sums",
-           "round_report_sums", "run_report_sums", "score_prefix", "warm_figures"]
+           "round_report_sums", "run_report_sums", "score_prefix", "start_report_workers",
+           "warm_figures"]

@@ -478,6 +478,21 @@ def _surely_long(p: Plan, cost: float = 1.0) -> bool:
     return p.n * cost >= SURELY_LONG[p.level] // (1000 if searching else 1)
 
 
+def start_workers(p: Plan, cost: float = 1.0, backend: str = "loky") -> bool:
+    """Start now the local worker processes that ``run_tasks`` would start for a surely
+    long run of ``p`` (``cost``: as there), and say whether it did. Their start, about a
+    second of CPU (interpreter, imports, the kernels' cache), then overlaps what this
+    process does before the run (a report's imports and probes) rather than its first
+    chunks; ``run_tasks`` takes the same workers."""
+    if backend != "loky" or p.jobs == 1 or len(p.chunks) < 2 or not _surely_long(p, cost):
+        return False
+    from simlab import pool
+
+    pool.get(min(p.jobs, len(p.chunks)) - 1,
+             warm=(run_chunk, _chunk_args(p, game_ref(p.game), 0, 1)))
+    return True
+
+
 _LAST: list[_Executor] = []
 
 

@@ -258,6 +258,7 @@ def test_bench_whole_commands_in_alternating_pairs(monkeypatch, capsys):
         return wall, f"1,000 deals in {wall - 1:.1f} s", wall * busy
 
     monkeypatch.setattr(cli, "_timed", fake)
+    monkeypatch.setenv("COLUMNS", "100")  # the table's width (whatever runs the test)
     cli._command_scaling("belote", 2000, 2, repeat=3)
     out = capsys.readouterr().out
     assert calls == ["1", "all"] * 3 * 4  # run, report, compare, sweep; pairs alternate

@@ -203,3 +203,23 @@ def test_long_tasks_go_to_a_worker_still_warming_up(big):
             assert set(ran.values()) == {here}
     finally:
         pool.shutdown()
+
+
+def test_a_report_starts_its_workers_before_its_own_preparation(monkeypatch):
+    """report, demo and experiment start a surely long run's workers before they load the
+    report's modules and probe the columns (their start then overlaps that work); the run
+    takes the same workers. A short run or one job starts none."""
+    from simlab.report_sums import start_report_workers
+
+    pool.shutdown()
+    short = runner.plan(FAKE, 100, jobs=2, chunk_size=10)
+    assert not start_report_workers(short) and pool.current() is None
+    monkeypatch.setitem(runner.SURELY_LONG, "deal", 50)  # 100 deals x cost 2: surely long
+    assert not start_report_workers(runner.plan(FAKE, 100, jobs=1, chunk_size=10))
+    assert not start_report_workers(short, backend="dask") and pool.current() is None
+    assert start_report_workers(short)
+    pids = [p.pid for p in pool.current().procs]
+    assert len(pids) == 1
+    frame = simulate(FAKE, 100, seed=0, chunk_size=10, jobs=2)
+    assert [p.pid for p in pool.current().procs] == pids and last_processes() == (2, "")
+    assert frame.equals(simulate(FAKE, 100, seed=0, chunk_size=10))

@@ -785,7 +785,10 @@ def _findings_section(doc: _Doc, found: list[Finding], conf: float,
         # one question may have several sentences: its number repeats, so say what it is
         text = ("Each paragraph answers one of the game's balance questions, numbered as in "
                 "its catalogue entry; a question may take several paragraphs.")
-        keyed = [m for f in found if (m := re.match(r"(.+)\.q(\d+)\.", f.key))]
+        # a metric of another question may answer one (Frappe's 5 reads q1 metrics): name
+        # the keys from a finding whose metric is its own question's
+        keyed = [m for f in found if (m := re.match(r"(.+)\.q(\d+)\.", f.key))
+                 and (q := _NUMBERED.match(f.question)) and q[1] == m[2]]
         if keyed:
             text += (f" In the tables below, the metrics keyed `{keyed[0][1]}.q{keyed[0][2]}…` "
                      f"are question {keyed[0][2]}'s.")

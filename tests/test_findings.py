@@ -243,3 +243,21 @@ def test_question_labels():
     assert question_label("2. Position", short=True) == "Q2 Position"
     assert question_label("Position") == "Position"
     assert question_label("2.5 points") == "2.5 points"  # not a numbered question
+
+
+def test_findings_name_a_questions_metrics_from_a_finding_that_reads_its_own(tmp_path):
+    """The Findings' opening line names the metric keys of a question from a finding whose
+    metric is that question's own (Frappe's question 5 reads a question-1 metric)."""
+    from simlab.report import Finding, _Doc, _findings_section
+
+    doc = _Doc(tmp_path)
+    found = [Finding("5. Extension timing", "x", key="frappe.q1.dealer_edge"),
+             Finding("2. Position", "y", key="frappe.q2.win")]
+    _findings_section(doc, found, 0.95, None)
+    text = " ".join(str(b) for _, b in doc.blocks)
+    assert "metrics keyed `frappe.q2…` are question 2's" in text
+    assert "**Question 5: Extension timing.**" in text
+    doc = _Doc(tmp_path)
+    _findings_section(doc, found[:1], 0.95, None)
+    text = " ".join(str(b) for _, b in doc.blocks)
+    assert "a question may take several paragraphs." in text and "keyed" not in text

@@ -19,15 +19,29 @@ class SimlabError(ValueError):
     """A user error: the message is one line naming the problem and the valid choices."""
 
 
+# Why a default may differ from the rulebook's printed text (the README's rule for
+# defaults): only where the book contradicts itself, is silent, or cannot be played.
+SEED_CASES = {
+    "contradicts": "the book contradicts itself",
+    "silent": "the book is silent",
+    "unplayable": "the book's text cannot be played as printed",
+}
+
+
 def knob(default: Any, help: str, *, choices: tuple | None = None, lo: float | None = None,
-         hi: float | None = None, seed_value: Any = None, policy: bool = False,
-         per_seat: bool = True) -> Any:
-    """A knob field. ``seed_value`` records the seed's literal rule where the default is a
-    catalogue resolution; ``policy`` marks knobs of the heuristic policy, not the game;
-    ``per_seat=False`` marks a policy knob that is one setting of the run (what it
-    records, say), which a seat's policy spec cannot set (``simlab.seatknobs``)."""
+         hi: float | None = None, seed_value: Any = None, seed_case: str | None = None,
+         seed_why: str = "", policy: bool = False, per_seat: bool = True) -> Any:
+    """A knob field. ``seed_value`` records the seed's literal rule (the value that
+    reproduces the printed text); where the default differs from it, ``seed_case`` (a key
+    of ``SEED_CASES``) says why and ``seed_why`` says it in a sentence: a default departs
+    from a clear, playable text in no other case. ``policy`` marks knobs of the heuristic
+    policy, not the game; ``per_seat=False`` marks a policy knob that is one setting of the
+    run (what it records, say), which a seat's policy spec cannot set
+    (``simlab.seatknobs``)."""
+    # every departure's reason is checked by tests/test_seed_defaults.py
     meta = {"help": help, "choices": choices, "lo": lo, "hi": hi, "seed_value": seed_value,
-            "policy": policy, "per_seat": per_seat}
+            "seed_case": seed_case, "seed_why": seed_why, "policy": policy,
+            "per_seat": per_seat}
     return field(default=default, metadata=meta)
 
 
@@ -82,8 +96,16 @@ class Knobs:
                 allowed = _typename(f)
             rows.append({"name": f.name, "default": f.default, "allowed": allowed,
                          "help": m["help"], "seed_value": m["seed_value"],
+                         "seed_case": m["seed_case"], "seed_why": m["seed_why"],
                          "policy": m["policy"]})
         return rows
+
+    @classmethod
+    def departures(cls) -> list[dict[str, Any]]:
+        """The knobs whose default is not the rulebook's printed text, each with its
+        reason (``SEED_CASES``): what every answer with the defaults relies on."""
+        return [d for d in cls.describe()
+                if d["seed_value"] is not None and d["seed_value"] != d["default"]]
 
 
 def _field(cls: type, name: str) -> dataclasses.Field:

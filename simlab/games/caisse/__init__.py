@@ -22,7 +22,10 @@ Readings and simplifications (each also at its rule in rules.py):
 * contract round 2 is a series of moves made just before one's first card (announce,
   contre; the card ends the speech); contres only on one's own turn (catalogue #7);
 * the défi multiplies the game and any Caisse (the only contract it allows); a
-  concession settles both at the stake before the last raise (catalogue #8).
+  concession settles both at the stake before the last raise (catalogue #8); after the
+  taker's raise both opponents answer, and either one's surcontre stands (§11);
+* a Misère may be contred before the first card (§10, catalogue #12; the default), or,
+  with ``misere_contre=false``, raised only by the défi (§11 "la seule occasion").
 
 Players: the heuristic announces its melds, except a sequence shorter than one already
 announced (the seed's example of silence), and never withdraws; it announces Caisse (6 or

@@ -383,18 +383,17 @@ def heuristic_card(state: np.ndarray, legal: np.uint64, tb: tuple) -> int:
             if losers != EMPTY:
                 return best_high(losers, strength[row])
         return best_low(legal, strength[row])
-    hand = hand_of(state, p)
-    if n_table == 0:
-        unseen = ALL_CARDS & ~np.uint64(state[S_GONE]) & ~hand
+    if n_table == 0:  # a lead: any legal card (all but an Ultime's trump 7, §7.1)
+        unseen = ALL_CARDS & ~np.uint64(state[S_GONE]) & ~hand_of(state, p)
         trumps = suit_cards(t)
         if p == taker and t >= 0 and unseen & trumps != EMPTY:
-            m = hand & trumps
+            m = legal & trumps
             while m != EMPTY:
                 c = lowest(m)
                 m &= m - ONE
                 if is_master(c, unseen, above[row]):
                     return c
-        m = hand & ~trumps
+        m = legal & ~trumps
         masters = EMPTY
         while m != EMPTY:
             c = lowest(m)
@@ -403,7 +402,7 @@ def heuristic_card(state: np.ndarray, legal: np.uint64, tb: tuple) -> int:
                 masters |= bit(c)
         if masters != EMPTY:
             return best_in(masters, rich[row])
-        return best_in(hand, cheap[row])
+        return best_in(legal, cheap[row])
     ws = state[S_WIN_SEAT]
     ally_wins = p != taker and ws != taker and ws != p
     return follow_heuristic(legal, win, ally_wins, n_table == NP - 1, state[S_ON_TABLE], t,

@@ -134,6 +134,13 @@ class CaisseKnobs(Knobs):
     belote: int = knob(20, "Belote: trump K and Q in one hand (§9.4)", lo=0, hi=200)
     dix_de_der: int = knob(10, "last trick bonus (§3)", lo=0, hi=100)
     trump_exchange: bool = knob(True, "trump exchange after a round-1 trump game (§6)")
+    misere_contre: bool = knob(
+        True, "the opponents may contre a Misère before their first card (§8, §10; "
+        "catalogue #12); false: the défi is the only way to raise a Misère's stake (§11)",
+        seed_value=False, seed_case="contradicts",
+        seed_why="§10 says that in a Misère 'il est seulement possible de contrer le jeu du "
+                 "preneur', while §11 calls the défi 'la seule occasion dans un jeu de "
+                 "Misère' to raise the stakes; false reproduces §11.")
     # §13.1 match
     target: int = knob(20, "a player alone at or past this wins the match (§13.1)",
                        lo=1, hi=10000)
@@ -181,8 +188,8 @@ CONTRACT_KNOBS = ("ct_caisse", "ct_clarte", "ct_cent", "ct_deux_cents", "ct_quar
  K_LATE_CONTRE, K_MAX_CONTRE, K_DEFI_LEVELS, K_TIERCE, K_QUARTE, K_QUINTE, K_CARRE,
  K_BELOTE, K_DER, K_EXCHANGE, K_TARGET, K_STEP, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_TAKE_SA,
  K_MISERE, K_CONTRE_MIN, K_DEFI_MIN, K_CONCEDE_MAX, K_WORLDS, K_ROLLOUTS,
- K_SURCONTRE_MIN, K_CLARTE_MIN) = range(31)
-K_CT = 31  # 10 slots: nominal contract values
+ K_SURCONTRE_MIN, K_CLARTE_MIN, K_MISERE_CONTRE) = range(32)
+K_CT = 32  # 10 slots: nominal contract values
 N_K = K_CT + NCT
 
 
@@ -194,7 +201,7 @@ def _vector(k: CaisseKnobs) -> np.ndarray:
                 k.meld_quinte, k.meld_carre, k.belote, k.dix_de_der, k.trump_exchange,
                 k.target, k.target_step, k.max_deals, k.take1, k.take2, k.take_sa,
                 k.misere_max, k.contre_min, k.defi_min, k.concede_max, k.search_worlds,
-                k.search_rollouts, k.surcontre_min, k.clarte_min]
+                k.search_rollouts, k.surcontre_min, k.clarte_min, k.misere_contre]
     v[K_CT:] = [getattr(k, name) for name in CONTRACT_KNOBS]
     return v
 
@@ -358,8 +365,12 @@ def decl_moves(state: np.ndarray, out: np.ndarray) -> int:
         if s != proposal_suit and DECL_RANK[s] > state[S_BEST_DECL]:
             out[n] = NAME + s
             n += 1
-    out[n] = SANS_ATOUT
-    return n + 1
+    # "Un joueur suivant peut faire une déclaration plus forte": nothing is stronger than
+    # Sans-Atout, so once it is declared the others may only pass
+    if DECL_SA > state[S_BEST_DECL]:
+        out[n] = SANS_ATOUT
+        n += 1
+    return n
 
 
 @hot
@@ -432,7 +443,12 @@ def contract_allowed(state: np.ndarray, p: int, k: int) -> bool:
         return False
     if k == CT_CAPOT and early(state):  # §7.1: no Capot with 6 cards
         return False
-    if k == CT_CLARTE and state[S_CT + p * NCT + CT_CENT] != 0:  # §7.1 (same player, #5)
+    # §7.1 "On n'a pas le droit d'annoncer une Clarté après, ou au même moment, qu'un
+    # Cent" (same player, #5): no Clarté once a Cent is announced, and no Cent in the
+    # 9-card speech (one moment, §7.3) that already announced a Clarté
+    if k == CT_CLARTE and state[S_CT + p * NCT + CT_CENT] != 0:
+        return False
+    if k == CT_CENT and not early(state) and state[S_CT + p * NCT + CT_CLARTE] == 1:
         return False
     if k == CT_CAISSE:  # §7.1: the contractor must hold the Belote
         t = state[S_TRUMP]
@@ -467,10 +483,11 @@ def contre_allowed(state: np.ndarray, p: int, target: int, kv: np.ndarray) -> bo
 @hot
 def contract_phase_moves(state: np.ndarray, kv: np.ndarray, out: np.ndarray, n: int) -> int:
     """Announcements and contres open to the seat to move (appended after ``n`` moves).
-    Misère: only contres of the game (§10); Misère Générale: nothing."""
+    Misère: only contres of the game (§10), unless ``misere_contre`` is off (§11: the défi
+    is then the only raise); Misère Générale: nothing."""
     p = state[S_TO_MOVE]
     g = state[S_GAME]
-    if g == G_MG:
+    if g == G_MG or (g == G_MISERE and not kv[K_MISERE_CONTRE]):
         return n
     if g != G_MISERE:
         for k in range(NCT):
@@ -1034,7 +1051,8 @@ def defi_open(state: np.ndarray, kv: np.ndarray) -> bool:
 
 
 # Défi turns (S_DEFI_TURN): 0/1 = the first/second opponent may challenge; 2 = the taker
-# answers a raise; 3/4 = the first/second opponent answers the taker's raise.
+# answers a raise; 3/4 = the first/second opponent answers the taker's raise
+# (S_DEFI_CONCEDES: 1 when the first one's answer was to concede).
 @hot
 def defi_moves(state: np.ndarray, kv: np.ndarray, out: np.ndarray) -> int:
     turn = state[S_DEFI_TURN]
@@ -1044,18 +1062,24 @@ def defi_moves(state: np.ndarray, kv: np.ndarray, out: np.ndarray) -> int:
         out[1] = DEFI_RAISE
         return 2
     out[0] = DEFI_ACCEPT
-    out[1] = DEFI_CONCEDE
+    n = 1
+    # the second opponent after an accept: conceding takes both, so it is no choice
+    if not (turn == 4 and state[S_DEFI_CONCEDES] == 0):
+        out[n] = DEFI_CONCEDE
+        n += 1
     if can_raise:
-        out[2] = DEFI_RAISE
-        return 3
-    return 2
+        out[n] = DEFI_RAISE
+        n += 1
+    return n
 
 
 @hot
-def apply_defi(state: np.ndarray, move: int) -> None:
+def apply_defi(state: np.ndarray, move: int, kv: np.ndarray) -> None:
     """§11: one opponent suffices to challenge or re-challenge; the taker concedes, accepts
-    or re-challenges; the opponents concede only if both do. A concession pays the stake
-    as it stood before the last raise; the deal ends there."""
+    or re-challenges; the opponents concede only if both do. After the taker's raise both
+    opponents answer in turn: "pour ... surcontrer le preneur, il suffit que l'un d'entre
+    eux le décide", so the first one's accept still leaves the second his surcontre. A
+    concession pays the stake as it stood before the last raise; the deal ends there."""
     taker = state[S_TAKER]
     turn = state[S_DEFI_TURN]
     state[S_PLY] += 1
@@ -1073,16 +1097,17 @@ def apply_defi(state: np.ndarray, move: int) -> None:
         state[S_DEFI_TURN] = 1
         state[S_TO_MOVE] = (taker + 2) % NP
         return
-    if move == DEFI_CONCEDE:
-        if turn == 2:
-            state[S_CONCEDED] = CONCEDE_TAKER
-            state[S_PHASE] = P_DONE
-            return
-        if turn == 3:  # the second opponent must concede too
-            state[S_DEFI_CONCEDES] = 1
+    if move == DEFI_CONCEDE and turn == 2:
+        state[S_CONCEDED] = CONCEDE_TAKER
+        state[S_PHASE] = P_DONE
+        return
+    if turn == 3:  # the second opponent answers too: to concede with, or to surcontre
+        state[S_DEFI_CONCEDES] = 1 if move == DEFI_CONCEDE else 0
+        if move == DEFI_CONCEDE or state[S_DEFI] < kv[K_DEFI_LEVELS]:
             state[S_DEFI_TURN] = 4
             state[S_TO_MOVE] = (taker + 2) % NP
             return
+    if move == DEFI_CONCEDE:  # turn 4, after the first one's concession: both concede
         state[S_CONCEDED] = CONCEDE_OPPONENTS
         state[S_PHASE] = P_DONE
         return
@@ -1154,7 +1179,7 @@ def apply_move(state: np.ndarray, move: int, kv: np.ndarray, tb: tuple) -> None:
     elif phase == P_DISCARD:
         apply_discard(state, move)
     elif phase == P_DEFI:
-        apply_defi(state, move)
+        apply_defi(state, move, kv)
     elif phase == P_MELD:
         apply_meld_validation(state, move, kv)
 

@@ -227,7 +227,9 @@ def test_repair_command_and_parts_of_another_run(tmp_path, capsys, fake):
     assert main(["repair", str(out)]) == 0
     line = capsys.readouterr().out.strip()
     assert "from 3 of 4 chunks" in line and "incomplete" in line, line
-    assert (out / "part-00002.parquet").exists()  # not ours, but never deleted
+    # not ours: set aside, never deleted (nor overwritten by the resume)
+    assert (out / "set-aside" / "part-00002.parquet").read_bytes() == \
+        (other / "part-00002.parquet").read_bytes()
     assert main(["run", "fake", "-n", "40", "--seed", "1", "--chunk-size", "10", "--out", f"{out}/",
                  "--no-progress"]) == 0
     assert load(out, verify=True).collect().equals(ref)
@@ -352,15 +354,27 @@ def test_unwritable_output_is_one_line(tmp_path, monkeypatch, capsys, fake):
 
 
 def dies_in_worker(knobs, policies, seed, start, count, record_hands=False):
+    warm = Path(os.environ["SIMLAB_TEST_WARM"])
     if os.environ.get("SIMLAB_TEST_PARENT") == str(os.getpid()):
-        time.sleep(0.3)  # slow here: the worker, once warm, gets chunks too
+        # this process's chunks after the first wait for the worker's warm-up (however
+        # long a loaded machine makes it), then go slowly: the worker gets chunks too
+        deadline = time.monotonic() + 300
+        while start > 0 and not warm.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.5)
     elif start > 1:
         os._exit(1)  # a worker process killed mid-chunk
+    else:
+        warm.touch()  # the worker's warm-up (a chunk of deal 0)
     return fake_run_deals(knobs, policies, seed, start, count, record_hands)
 
 
 def test_killed_worker_keeps_finished_chunks(tmp_path, monkeypatch):
     monkeypatch.setenv("SIMLAB_TEST_PARENT", str(os.getpid()))
+    monkeypatch.setenv("SIMLAB_TEST_WARM", str(tmp_path / "warm"))
+    from simlab import pool
+
+    pool.shutdown()  # a fresh worker: it has this environment and warms up first
     out = tmp_path / "run"
     game = Game(**{**FAKE.__dict__, "run_deals": dies_in_worker})
     # the worker dies on its first chunk; this process runs the first chunk (and maybe more)

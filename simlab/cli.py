@@ -545,7 +545,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from simlab.runner import rebuild_manifest
+    from simlab.runner import rebuild_manifest, set_aside_note
 
     folder = Path(args.dir)
     if not folder.is_dir():
@@ -555,7 +555,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
     state = "complete" if m["complete"] else "incomplete: run the same command again to finish it"
     print(f"rebuilt {str(folder / 'manifest.json')!r} from {len(m['chunks'])} of {m['n_chunks']} "
           f"chunks ({m['rows_done']:,} of {prov['n']:,} rows; {prov['game']}, seed {prov['seed']}); "
-          f"{state}")
+          f"{state}{set_aside_note(folder, m)}")
     return 0
 
 

@@ -162,15 +162,16 @@ def test_auction_opens_at_150_or_160_and_raises_by_10_or_20():
     assert s[R.S_PHASE] == R.P_TRUMP and s[R.S_TAKER] == 2 and s[R.S_BID] == 190
 
 
-def test_two_passes_before_any_bid_pass_the_deal_out():
+def test_three_passes_before_any_bid_pass_the_deal_out():
+    # every player speaks (knob all_speak; tests/test_bernicle_auction.py has the rest)
     s = dealt_state(0)
-    R.apply_move(s, R.PASS, KV, TB)
-    R.apply_move(s, R.PASS, KV, TB)
+    for _ in range(3):
+        R.apply_move(s, R.PASS, KV, TB)
     assert s[R.S_PHASE] == R.P_DONE and s[R.S_TAKER] == -1
     kv = R._vector(R.BernicleKnobs(passout="forced"))
     s = dealt_state(0)
-    R.apply_move(s, R.PASS, kv, TB)
-    R.apply_move(s, R.PASS, kv, TB)
+    for _ in range(3):
+        R.apply_move(s, R.PASS, kv, TB)
     assert s[R.S_TAKER] == 1 and s[R.S_BID] == 150
 
 

@@ -46,7 +46,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BernicleKnobs | N
             add(base, f"q1.share.{lo}", f"winning bid {text} (share of taken deals)",
                 (bid >= lo) & (bid <= hi), taken)
         add(base, "q1.bid", "winning bid (taken deals)", bid, taken, kind="mean", unit="points")
-        add({"passed_out"}, "q1.passed_out", "deals passed out (two passes, no bid)",
+        add({"passed_out"}, "q1.passed_out", "deals passed out (the auction ends with no bid)",
             pl.col("passed_out"), headline=True)
         scores = {"taker", "score_s0", "score_s1", "score_s2"}
         taker_score = _seat("score", pl.col("taker"))

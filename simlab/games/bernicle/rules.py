@@ -94,7 +94,17 @@ class BernicleKnobs(Knobs):
     step_big: int = knob(20, "big raise", lo=1, hi=500)
     max_bid: int = knob(1000, "safety cap on bids (the seed has none; no heuristic bid "
                         "comes near it, random bidders stop there)", lo=10, hi=20000)
-    passout: str = knob("redeal", "two passes before any bid: redeal (the next dealer "
+    all_speak: bool = knob(True, "every player, the dealer included, speaks at least once "
+                           "before two successive passes end the auction (§5 'Chaque "
+                           "joueur annonce à son tour un contrat'); false: the auction ends "
+                           "at the first two passes, so after two opening passes the dealer "
+                           "never speaks", seed_value=False, seed_case="contradicts",
+                           seed_why="§5 opens with 'Chaque joueur annonce à son tour un "
+                                    "contrat', yet 'jusqu'à ce que 2 joueurs passent "
+                                    "successivement', read to the letter, ends the auction "
+                                    "before the dealer has spoken when the first two pass")
+    passout: str = knob("redeal", "an auction that ends with no bid (all three passed; "
+                        "with all_speak=false, the first two): redeal (the next dealer "
                         "deals, nobody scores) or forced (the dealer's left takes at the "
                         "lowest opening bid); catalogue ambiguity 2",
                         choices=("redeal", "forced"))
@@ -171,17 +181,18 @@ class BernicleKnobs(Knobs):
 
 
 # Knob vector layout for the kernels.
-(K_OPEN_LOW, K_OPEN_HIGH, K_STEP_SMALL, K_STEP_BIG, K_MAX_BID, K_FORCED,
+(K_OPEN_LOW, K_OPEN_HIGH, K_STEP_SMALL, K_STEP_BIG, K_MAX_BID, K_ALL_SPEAK, K_FORCED,
  K_MARRIAGE, K_ROYAL, K_BERNICLE, K_DOUBLE_B, K_GRANDE_B, K_FOUR_J, K_FOUR_Q, K_FOUR_K,
  K_FOUR_A, K_OCTUPLE, K_PROCESSION, K_FAMILLE, K_FAMILLE_ROYALE,
  K_N_TIERCE, K_N_FOUR, K_N_FIVE, K_N_SIX, K_N_SEVEN, K_N_EIGHT, K_PETITE,
  K_CAPOT, K_NO_TRICK, K_TARGET, K_MAX_DEALS, K_MARGIN, K_CHIEN_GAIN, K_PETITE_DISCARDS,
- K_WORLDS, K_ROLLOUTS, K_BID_WORLDS, K_BID_Z, N_K) = range(38)
+ K_WORLDS, K_ROLLOUTS, K_BID_WORLDS, K_BID_Z, N_K) = range(39)
 
 
 def _vector(k: BernicleKnobs) -> np.ndarray:
     return np.array([
-        k.open_low, k.open_high, k.step_small, k.step_big, k.max_bid, k.passout == "forced",
+        k.open_low, k.open_high, k.step_small, k.step_big, k.max_bid, k.all_speak,
+        k.passout == "forced",
         k.marriage, k.royal_marriage, k.bernicle, k.double_bernicle, k.grande_bernicle,
         k.four_jacks, k.four_queens, k.four_kings, k.four_aces, k.octuple, k.procession,
         k.famille, k.famille_royale,
@@ -216,7 +227,8 @@ N_DEAL_COLS = 29
 
 def deal_columns(_: BernicleKnobs | None = None) -> list[Column]:
     cols = [Column("deal"), Column("dealer"),
-            Column("passed_out", BOOL, help="two passes before any bid: redealt, nobody scores")]
+            Column("passed_out", BOOL, help="the auction ended with no bid: redealt, "
+                                            "nobody scores")]
     cols += [Column(f"score_s{i}", help="points marked this deal") for i in range(3)]
     cols += [Column("taker", help="-1 when passed out"), Column("contract", help="winning bid"),
              Column("made", OPT_BOOL, help="taker's tricks (capot included) + melds >= bid"),
@@ -343,9 +355,11 @@ def bid_moves(state: np.ndarray, kv: np.ndarray, out: np.ndarray) -> int:
 
 @batch
 def apply_bid(state: np.ndarray, move: int, kv: np.ndarray) -> None:
-    """"Ceci se poursuit jusqu'à ce que 2 joueurs passent successivement": after a bid,
-    two passes in a row give the contract to the last bidder; two passes before any bid
-    end the auction without one (knob ``passout``)."""
+    """"Chaque joueur annonce à son tour un contrat. Ceci se poursuit jusqu'à ce que 2
+    joueurs passent successivement": two passes in a row end the auction once every
+    player has spoken (knob ``all_speak``; false: at the first two passes, before the
+    dealer speaks). It goes to the last bidder; with no bid (all three passed), knob
+    ``passout`` says what happens."""
     p = state[S_TO_MOVE]
     state[S_PLY] += 1
     state[S_TO_MOVE] = (p + 1) % N_SEATS
@@ -357,6 +371,8 @@ def apply_bid(state: np.ndarray, move: int, kv: np.ndarray) -> None:
         return
     state[S_PASSES] += 1
     if state[S_PASSES] < 2:
+        return
+    if kv[K_ALL_SPEAK] and state[S_PLY] < N_SEATS:  # S_PLY: the auction's moves so far
         return
     if state[S_BID] > 0:
         begin_trump(state, state[S_BIDDER])

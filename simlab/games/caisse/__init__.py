@@ -28,8 +28,10 @@ Readings and simplifications (each also at its rule in rules.py):
   with ``misere_contre=false``, raised only by the défi (§11 "la seule occasion").
 
 Players: the heuristic announces its melds, except a sequence shorter than one already
-announced (the seed's example of silence), and never withdraws; it announces Caisse (6 or
-9 cards), Clarté and Famille (9 cards),
+announced (the seed's example of silence), and never withdraws; at any seat it announces
+each contract kind where measured to pay (``players.heuristic_contract``: a Caisse with
+the Belote, Clarté / Cent / Deux Cents from its score, the card contracts when it holds
+their cards, Capot with no loser; with 6 cards only the near-certain ones, doubled),
 contres games with strong trumps and any contract of the other party it can see failing,
 surcontres only with a very strong game, challenges trump games, concedes weak ones; it
 never re-challenges. The random player flips a coin before speaking (see players.py).

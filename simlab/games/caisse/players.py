@@ -33,6 +33,7 @@ from simlab.games.caisse.rules import (
     CT_ATOUTS,
     CT_CAISSE,
     CT_CAPOT,
+    CT_CENT,
     CT_CLARTE,
     CT_DEUX_CENTS,
     CT_FAMILLE,
@@ -44,16 +45,23 @@ from simlab.games.caisse.rules import (
     G_MG,
     G_MISERE,
     G_SA,
+    K_BELOTE,
+    K_CENT_MIN,
+    K_CENT_SA,
+    K_CLARTE6_MIN,
     K_CLARTE_MIN,
+    K_CLARTE_SA,
     K_CONCEDE_MAX,
     K_CONTRE_MIN,
     K_DEFI_MIN,
+    K_DEUX_CENTS_MIN,
     K_MISERE,
     K_ROLLOUTS,
     K_SURCONTRE_MIN,
     K_TAKE1,
     K_TAKE2,
     K_TAKE_SA,
+    K_ULTIME_TRUMPS,
     K_WORLDS,
     MAX_MOVES,
     MELD_CARRE,
@@ -80,6 +88,7 @@ from simlab.games.caisse.rules import (
     R7,
     R8,
     R9,
+    R10,
     RA,
     RJ,
     RK,
@@ -207,11 +216,104 @@ def heuristic_declaration(state: np.ndarray, kv: np.ndarray, moves: np.ndarray, 
 
 
 @hot
+def top_trumps(hand: np.uint64, t: int) -> int:
+    """How many of the highest trumps (J, 9, A, 10, K, Q, 8, 7) ``hand`` holds unbroken
+    from the Jack down."""
+    n = 0
+    for r in (RJ, R9, RA, R10, RK, RQ, R8, R7):
+        if not has(hand, t * 8 + r):
+            break
+        n += 1
+    return n
+
+
+@hot
+def side_losers(hand: np.uint64, t: int) -> int:
+    """Cards of ``hand`` outside trump (-1: none) below the unbroken top of their suit
+    (A, 10, K, Q...): the cards that may lose a trick once trumps are drawn."""
+    n = 0
+    for s in range(4):
+        if s == t:
+            continue
+        held = count(hand & suit_cards(s))
+        top = 0
+        for r in (RA, R10, RK, RQ, RJ, R9, R8, R7):
+            if not has(hand, s * 8 + r):
+                break
+            top += 1
+        n += held - top
+    return n
+
+
+@hot
+def holds_all(hand: np.uint64, t: int, r1: int, r2: int, r3: int) -> bool:
+    return has(hand, t * 8 + r1) and has(hand, t * 8 + r2) and has(hand, t * 8 + r3)
+
+
+@hot
+def heuristic_contract(state: np.ndarray, kv: np.ndarray) -> int:
+    """The contract the seat to move announces now (-1: none), any seat, each only when
+    measured to pay (made rates from heuristic deals, in the knobs' help). With 9 cards:
+    Capot holding 5+ trumps headed by J 9 and no side loser; Tous les Atouts holding the
+    six; Ultime holding the trump 7 among ``ultime_trumps`` trumps; Cent / Clarté / Deux
+    Cents from the score (a Cent first: after it no Clarté, §7.1); Famille holding A K Q
+    with the J and 9 (or one of them among 6+ trumps); Tous les Trois holding J 9 7;
+    Quarante-Quatre holding the four Aces in Sans-Atout or with 3+ trumps. With 6 cards
+    (doubled) only what the hand already all but guarantees: Tous les Atouts, Famille
+    with J 9 (or one of them among 5 trumps), Tous les Trois among 6 trumps, the four
+    Aces in Sans-Atout, a Clarté with a 6-card score of ``clarte6_min``."""
+    p = state[S_TO_MOVE]
+    g = state[S_GAME]
+    if g >= G_MISERE:
+        return -1
+    t = state[S_TRUMP]
+    hand = hand_of(state, p)
+    six = state[S_PHASE] == P_CONTRACT1
+    sa = g == G_SA
+    score = suit_score(hand, t)
+    n_trumps = count(hand & suit_cards(t))
+    top = top_trumps(hand, t) if not sa else 0
+    aces = count(hand & ACES)
+    if p == state[S_TAKER] and contract_allowed(state, p, CT_CAISSE):
+        return CT_CAISSE  # measured: made ~90 % even with 6 cards
+    if not sa and top >= 6 and contract_allowed(state, p, CT_ATOUTS):
+        return CT_ATOUTS  # the six highest trumps: every one wins its trick
+    if not sa and holds_all(hand, t, RA, RK, RQ) and contract_allowed(state, p, CT_FAMILLE) \
+            and ((has(hand, t * 8 + RJ) and has(hand, t * 8 + R9))
+                 or (holds_j_or_9(hand, t) and n_trumps >= (5 if six else 6))):
+        return CT_FAMILLE
+    if not sa and holds_all(hand, t, RJ, R9, R7) and contract_allowed(state, p, CT_TROIS) \
+            and (not six or n_trumps >= 6):
+        return CT_TROIS
+    if aces == 4 and (sa or (not six and n_trumps >= 3)) and contract_allowed(state, p, CT_44):
+        return CT_44
+    if six:
+        if not sa and score >= kv[K_CLARTE6_MIN] and contract_allowed(state, p, CT_CLARTE):
+            return CT_CLARTE
+        return -1
+    if not sa and top >= 2 and n_trumps >= 5 and side_losers(hand, t) == 0 \
+            and contract_allowed(state, p, CT_CAPOT):
+        return CT_CAPOT
+    if not sa and has(hand, t * 8 + R7) and n_trumps >= kv[K_ULTIME_TRUMPS] \
+            and contract_allowed(state, p, CT_ULTIME):
+        return CT_ULTIME
+    if score >= kv[K_CENT_SA if sa else K_CENT_MIN] and contract_allowed(state, p, CT_CENT):
+        return CT_CENT
+    if score >= kv[K_CLARTE_SA if sa else K_CLARTE_MIN] and contract_allowed(state, p, CT_CLARTE):
+        return CT_CLARTE
+    melds = sequences(hand, t, kv)[0] + carres(hand, t, kv)[0]
+    if not sa and has(hand, t * 8 + RK) and has(hand, t * 8 + RQ):
+        melds += kv[K_BELOTE]
+    if score + melds >= kv[K_DEUX_CENTS_MIN] - (20 if sa else 0) \
+            and contract_allowed(state, p, CT_DEUX_CENTS):
+        return CT_DEUX_CENTS
+    return -1
+
+
+@hot
 def heuristic_speech(state: np.ndarray, kv: np.ndarray) -> int:
-    """Contract rounds (catalogue heuristic): the taker announces a Caisse as soon as he
-    holds the Belote (with 6 cards: doubled, and made about as often), a Famille when he holds the
-    trump A, K, Q with 9 cards, a Clarté (82 card points) with a 9-card trump
-    score of ``clarte_min``; an opponent contres a trump game with a strong 9-card
+    """Contract rounds (catalogue heuristic): any seat announces the contracts that pay
+    (``heuristic_contract``); an opponent contres a trump game with a strong 9-card
     trump score (the taker surcontres it with a very strong one); anyone contres the other
     party's contracts it can see failing (``hopeless_contract``). Returns PASS when
     nothing is said."""
@@ -221,15 +323,9 @@ def heuristic_speech(state: np.ndarray, kv: np.ndarray) -> int:
     hand = hand_of(state, p)
     taker = p == state[S_TAKER]
     six = state[S_PHASE] == P_CONTRACT1
-    if taker and g != G_SA and g < G_MISERE:
-        if contract_allowed(state, p, CT_CAISSE):  # measured: made ~90 % even with 6 cards
-            return ANNOUNCE + CT_CAISSE
-        if not six and contract_allowed(state, p, CT_CLARTE) \
-                and suit_score(hand, t) >= kv[K_CLARTE_MIN]:
-            return ANNOUNCE + CT_CLARTE
-        if not six and contract_allowed(state, p, CT_FAMILLE) and has(hand, t * 8 + RA) \
-                and has(hand, t * 8 + RK) and has(hand, t * 8 + RQ):
-            return ANNOUNCE + CT_FAMILLE
+    k = heuristic_contract(state, kv)
+    if k >= 0:
+        return ANNOUNCE + k
     c = hopeless_contract(state, kv)
     if c >= 0:
         return CONTRE + c
@@ -270,7 +366,7 @@ def hopeless_contract(state: np.ndarray, kv: np.ndarray) -> int:
     """A contract of the other party the seat to move can see failing, as a contre target
     (-1: none): the seat holds a card the contract needs its contractor to win (an Ace for
     a Quarante-Quatre, the trump 7 for an Ultime, one of the named trumps, an Ace or the
-    trump J against a Capot), or a Deux Cents (200 needs 38+ of melds). Only first
+    trump J against a Capot), or a Deux Cents whose contractor announced no meld. Only first
     contres: the heuristic never surcontres."""
     p = state[S_TO_MOVE]
     t = state[S_TRUMP]
@@ -296,7 +392,9 @@ def hopeless_contract(state: np.ndarray, kv: np.ndarray) -> int:
             need = trumps & ~bit(t * 8 + R7) & ~bit(t * 8 + R8)
         elif k == CT_CAPOT:
             need = ACES | (bit(t * 8 + RJ) if t >= 0 else EMPTY)
-        if hand & need != EMPTY or k == CT_DEUX_CENTS:
+        # a Deux Cents needs 38+ of melds and belote: hopeless when its contractor,
+        # done speaking, announced no meld (§9.2)
+        if hand & need != EMPTY or (k == CT_DEUX_CENTS and state[S_ANNOUNCED + i // NCT] == 0):
             return target
     return -1
 

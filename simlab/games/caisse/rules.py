@@ -168,6 +168,23 @@ class CaisseKnobs(Knobs):
     clarte_min: int = knob(95, "heuristic: the taker announces a Clarté with 9 cards when "
                            "his 9-card trump score >= this (measured: 91 % made at 95)", lo=0, hi=300,
                            policy=True)
+    cent_min: int = knob(105, "heuristic: any seat announces a Cent with 9 cards when its "
+                         "9-card score in trump >= this (measured: 85 % made at 105)", lo=0,
+                         hi=300, policy=True)
+    clarte_min_sa: int = knob(60, "heuristic: a Clarté (66 card points) in Sans-Atout when the "
+                              "9-card card points >= this (measured: 83 % made at 60)", lo=0,
+                              hi=300, policy=True)
+    cent_min_sa: int = knob(70, "heuristic: a Cent (80 card points) in Sans-Atout when the "
+                            "9-card card points >= this", lo=0, hi=300, policy=True)
+    deux_cents_min: int = knob(205, "heuristic: a Deux Cents when the 9-card trump score + own "
+                               "melds + belote >= this (20 less in Sans-Atout; measured: 90 % "
+                               "made at 205)", lo=0, hi=500, policy=True)
+    clarte6_min: int = knob(80, "heuristic: the taker announces a Clarté with 6 cards (doubled) "
+                            "when his 6-card trump score >= this (measured: 83 % made)", lo=0,
+                            hi=300, policy=True)
+    ultime_trumps: int = knob(5, "heuristic: an Ultime when holding the trump 7 among at least "
+                              "this many trumps (measured: 85 % made with 5)", lo=1, hi=8,
+                              policy=True)
     defi_min: int = knob(60, "heuristic: an opponent challenges (défi) when his remaining "
                          "8-card score in trump >= this", lo=0, hi=300, policy=True)
     concede_max: int = knob(60, "heuristic: the taker concedes a défi when his remaining "
@@ -188,8 +205,9 @@ CONTRACT_KNOBS = ("ct_caisse", "ct_clarte", "ct_cent", "ct_deux_cents", "ct_quar
  K_LATE_CONTRE, K_MAX_CONTRE, K_DEFI_LEVELS, K_TIERCE, K_QUARTE, K_QUINTE, K_CARRE,
  K_BELOTE, K_DER, K_EXCHANGE, K_TARGET, K_STEP, K_MAX_DEALS, K_TAKE1, K_TAKE2, K_TAKE_SA,
  K_MISERE, K_CONTRE_MIN, K_DEFI_MIN, K_CONCEDE_MAX, K_WORLDS, K_ROLLOUTS,
- K_SURCONTRE_MIN, K_CLARTE_MIN, K_MISERE_CONTRE) = range(32)
-K_CT = 32  # 10 slots: nominal contract values
+ K_SURCONTRE_MIN, K_CLARTE_MIN, K_MISERE_CONTRE, K_CENT_MIN, K_CLARTE_SA, K_CENT_SA,
+ K_DEUX_CENTS_MIN, K_CLARTE6_MIN, K_ULTIME_TRUMPS) = range(38)
+K_CT = 38  # 10 slots: nominal contract values
 N_K = K_CT + NCT
 
 
@@ -201,7 +219,8 @@ def _vector(k: CaisseKnobs) -> np.ndarray:
                 k.meld_quinte, k.meld_carre, k.belote, k.dix_de_der, k.trump_exchange,
                 k.target, k.target_step, k.max_deals, k.take1, k.take2, k.take_sa,
                 k.misere_max, k.contre_min, k.defi_min, k.concede_max, k.search_worlds,
-                k.search_rollouts, k.surcontre_min, k.clarte_min, k.misere_contre]
+                k.search_rollouts, k.surcontre_min, k.clarte_min, k.misere_contre, k.cent_min, k.clarte_min_sa,
+                k.cent_min_sa, k.deux_cents_min, k.clarte6_min, k.ultime_trumps]
     v[K_CT:] = [getattr(k, name) for name in CONTRACT_KNOBS]
     return v
 

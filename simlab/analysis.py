@@ -25,12 +25,126 @@ def parse_expr(text: str) -> pl.Expr:
     scope)."""
     try:
         expr = eval(text, {"__builtins__": {}}, {"pl": pl})  # noqa: S307 - the user's own query
+    except NameError as e:  # a bare column name: capot for pl.col('capot')
+        name = getattr(e, "name", None) or "NAME"
+        raise SimlabError(f"cannot read expression {text!r}: {name!r} is not defined (only pl "
+                          f"is); a column is written pl.col({name!r})") from None
     except Exception as e:
         raise SimlabError(f"cannot read expression {text!r}: {type(e).__name__}: {e}") from None
     if not isinstance(expr, pl.Expr):
         raise SimlabError(f"expression {text!r} is a {type(expr).__name__}, not a polars "
                           "expression such as pl.col('capot')")
     return expr
+
+
+# Expression nodes evaluated row by row: a chunk's values are the whole run's values of
+# its rows. Anything else (aggregations, windows, shifts, ranks, cumulative functions,
+# duplicates, Python functions, nodes unknown here) is evaluated on the whole columns.
+_ROW_NODES = {"Column", "Literal", "BinaryExpr", "Cast", "Ternary", "Alias", "KeepName",
+              "Function", "Eval", "Selector"}
+_ROW_FUNCTIONS = {
+    "Abs", "Negate", "FillNull", "Replace", "ReplaceStrict", "Log", "Log1p", "Exp", "Sign",
+    "Floor", "Ceil", "Coalesce", "MaxHorizontal", "MinHorizontal", "SumHorizontal",
+    "MeanHorizontal", "Round", "Clip", "Pow", "ListExpr", "StringExpr", "Trigonometry",
+    "FillNan"}
+_ROW_BOOLEAN = {"IsNull", "IsNotNull", "Not", "IsNan", "IsNotNan", "IsFinite", "IsInfinite",
+                "IsBetween", "IsIn", "AnyHorizontal", "AllHorizontal"}
+# the string functions that join or gather rows
+_ROWS_STRING = {"ConcatVertical", "Join"}
+
+
+def _first_key(node: Any) -> str:
+    return node if isinstance(node, str) else next(iter(node), "") if isinstance(node, dict) else ""
+
+
+def _walk(node: Any, columns: set[str], found: list[str]) -> bool:
+    """Whether the serialized expression ``node`` is evaluated row by row; adds the
+    columns it reads to ``columns`` ("*" for a selector) and what is not row by row to
+    ``found``."""
+    if isinstance(node, str):  # "Len", "Element", ...
+        if node == "Element":
+            return True
+        found.append(node)
+        return False
+    if isinstance(node, list):
+        return all([_walk(x, columns, found) for x in node])
+    if not isinstance(node, dict):
+        return True
+    kind = _first_key(node)
+    body = node[kind]
+    if kind not in _ROW_NODES:
+        found.append(kind)
+        _collect_columns(body, columns)
+        return False
+    if kind == "Column":
+        columns.add(body)
+        return True
+    if kind == "Selector":
+        columns.add("*")
+        return True
+    if kind == "Literal":
+        if _first_key(body) in ("Dyn", "Scalar"):
+            return True
+        found.append("a literal series")
+        return False
+    if kind == "Eval":  # list.eval: the evaluation runs inside each row's list
+        ok = body.get("variant") == "List"
+        if not ok:
+            found.append("cumulative_eval")
+        return _walk(body.get("expr"), columns, found) and ok
+    if kind == "Function":
+        fn = body.get("function")
+        name = _first_key(fn)
+        sub = _first_key(fn[name]) if isinstance(fn, dict) else ""
+        ok = (name in _ROW_FUNCTIONS and not (name == "StringExpr" and sub in _ROWS_STRING)) \
+            or (name == "Boolean" and sub in _ROW_BOOLEAN)
+        if not ok:
+            found.append(sub if name == "Boolean" else name)
+        return _walk(body.get("input", []), columns, found) and ok
+    if kind == "Alias":
+        return _walk(body[0], columns, found)
+    if kind == "KeepName":
+        return _walk(body, columns, found)
+    parts = {"BinaryExpr": ("left", "right"), "Cast": ("expr",),
+             "Ternary": ("predicate", "truthy", "falsy")}[kind]
+    return _walk([body.get(k) for k in parts], columns, found)
+
+
+def _collect_columns(node: Any, columns: set[str]) -> None:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "Column" and isinstance(v, str):
+                columns.add(v)
+            elif k == "Selector":
+                columns.add("*")
+            else:
+                _collect_columns(v, columns)
+    elif isinstance(node, list):
+        for x in node:
+            _collect_columns(x, columns)
+
+
+def rows_needed(expr: pl.Expr) -> tuple[list[str], set[str]]:
+    """(what makes ``expr``'s value on a row depend on other rows, the columns it reads):
+    an empty first list means row by row, so counting chunk by chunk gives the whole
+    run's answer. Read from the expression's serialized tree; an expression that cannot
+    be serialized (a Python function) depends on other rows."""
+    import json
+
+    try:
+        tree = json.loads(expr.meta.serialize(format="json"))
+    except Exception:  # noqa: BLE001 - map_elements & co.: polars cannot serialize them
+        return ["a Python function"], {"*"}
+    columns: set[str] = set()
+    found: list[str] = []
+    _walk(tree, columns, found)
+    return list(dict.fromkeys(found)), columns
+
+
+def _select_columns(frame: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """A chunk's ``columns`` (``execute_reduced``'s reduction for an expression over whole
+    columns)."""
+    return frame.select(columns)
 
 
 def check_labels(text: str, schema: pl.Schema) -> None:
@@ -80,6 +194,8 @@ def how_often(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr | str,
     interval and count. Nulls are not counted."""
     e = parse_expr(expr) if isinstance(expr, str) else expr
     w = parse_expr(where) if isinstance(where, str) else where
+    for x, flag in ((e, "the expression"), (w, "--where")):
+        _refuse_scalar(x, flag)
     lf = frame.lazy()
     schema = lf.collect_schema()
     columns = schema.names()
@@ -98,10 +214,32 @@ def how_often(frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr | str,
         raise _cannot_evaluate(ex, columns) from None
 
 
+def _refuse_scalar(x: pl.Expr | None, flag: str) -> None:
+    """A question is asked of every row: an expression with one value for the whole run
+    (``pl.col('deal').sum() > 0``) has no rate."""
+    if x is None:
+        return
+    try:
+        scalar = x.meta.is_scalar()
+    except Exception:  # noqa: BLE001 - polars cannot tell without a schema
+        return
+    if scalar:
+        raise SimlabError(f"{flag} gives one value for the whole run, not one per row; "
+                          "compare each row with it, e.g. pl.col('score_s0') > "
+                          "pl.col('score_s0').mean()")
+
+
 def _cannot_evaluate(ex: Exception, columns: list[str]) -> SimlabError:
     """One line for an expression polars could not evaluate, with the valid columns."""
     first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
     first = first.split("; valid columns")[0]
+    import re
+
+    from simlab.knobs import did_you_mean
+
+    missing = re.search(r'unable to find column "([^"]*)"', first)
+    if missing:
+        first += did_you_mean(missing[1], columns)
     return SimlabError(f"cannot evaluate the expression: {first}; available columns: "
                        f"{', '.join(columns)}")
 
@@ -122,6 +260,32 @@ def how_often_run(p: Plan, expr: pl.Expr | str, where: pl.Expr | str | None = No
     w = parse_expr(where) if isinstance(where, str) else where
     one_row = execute(replace(p, n=1, chunk_size=1, jobs=1, progress=False))
     how_often(one_row, expr, where, conf)
+    probe = pl.concat([one_row] * 3)  # an expression that drops or adds rows has no rate
+    for x, flag in ((e, "the expression"), (w, "--where")):
+        if x is not None:
+            try:
+                height = probe.select(x).height
+            except Exception:  # noqa: BLE001 - reported by the evaluation itself
+                continue
+            if height != probe.height:
+                raise SimlabError(f"{flag} gives {height} values for {probe.height} rows (a "
+                                  "filter, slice or gather?); a question needs one value per "
+                                  "row: select rows with --where instead")
+    needs: list[str] = []
+    columns: set[str] = set()
+    for x in (e, w):
+        if x is not None:
+            found, cols = rows_needed(x)
+            needs += found
+            columns |= cols
+    if needs:
+        # the answer on a row depends on other rows: evaluated on the whole run's columns,
+        # gathered here (only the columns it reads), in deal order
+        names = one_row.columns if "*" in columns else \
+            [c for c in one_row.columns if c in columns] or one_row.columns[:1]
+        parts = execute_reduced(p, partial(_select_columns, columns=names), backend=backend,
+                                scheduler=scheduler)
+        return how_often(pl.concat(parts), e, w, conf)
     try:
         counts = execute_reduced(p, partial(true_and_counted, expr=e, where=w), backend=backend,
                                  scheduler=scheduler)

@@ -1102,6 +1102,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+PATH_OPTIONS = {"out": "--out", "variant": "--variant", "file": "experiment file",
+                "dir": "run directory"}
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """Checks every command shares, before any work: paths the file system can take
+    (length, UTF-8), ``--max-deals`` only with a valid ``--precision``, no empty entry in a
+    comma-separated list, and ``--jobs`` at most the machine's cores for a local run
+    (capped, and said so on stderr)."""
+    from simlab.knobs import check_path
+
+    for attr, label in PATH_OPTIONS.items():
+        value = getattr(args, attr, None)
+        if value is not None:
+            check_path(value, label)
+    if getattr(args, "max_deals", None) is not None:
+        if args.max_deals < 1:
+            raise SimlabError(f"--max-deals must be >= 1, got {args.max_deals:,}")
+        if getattr(args, "precision", None) is None:
+            raise SimlabError("--max-deals caps a --precision run; give --precision P too, or "
+                              "leave --max-deals out and give -n N")
+    precision = getattr(args, "precision", None)
+    if precision is not None and not (math.isfinite(precision) and 0 < precision < 1):
+        raise SimlabError(f"--precision must be between 0 and 1 (a half-width such as 0.002), "
+                          f"got {precision}")
+    for attr in ("games", "jobs_list"):
+        value = getattr(args, attr, None)
+        if value is not None and not all(x.strip() for x in value.split(",")):
+            flag = "--" + attr.replace("_", "-")
+            what = ("game slugs, e.g. belote,tarot (simlab list)" if attr == "games"
+                    else "worker counts, e.g. 1,2,all")
+            raise SimlabError(f"{flag} has an empty entry in {value!r}; give {what} separated "
+                              "by commas")
+    jobs = getattr(args, "jobs", None)
+    local = getattr(args, "backend", "loky") == "loky"
+    if isinstance(jobs, int) and local and jobs > cpu_count():
+        print(f"simlab: --jobs {jobs} is more than this machine's {cpu_count()} cores; "
+              f"using {cpu_count()}", file=sys.stderr)
+        args.jobs = cpu_count()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -1113,6 +1154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command in ("run", "demo", "bench") and getattr(args, "n", None) is not None \
                     and args.n < 1:
                 raise SimlabError(f"-n must be >= 1, got {args.n}")
+            check_inputs(args)
             return int(args.func(args) or 0)
     except SystemExit as e:  # --help, --version
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
@@ -1165,7 +1207,9 @@ REARM_SECONDS = 0.05
 REPEAT_IGNORED_SECONDS = 1.0  # one key press can be reported twice (polars re-raises it)
 
 
-NUMBA_CALLBACKS = ("/numba/core/serialize.py",)  # Python that compiled code calls
+# Python that compiled code calls, and llvmlite's ctypes callbacks (the object cache,
+# while numba compiles or loads a kernel), where an exception is printed and dropped
+NUMBA_CALLBACKS = ("/numba/core/serialize.py", "/llvmlite/binding/executionengine.py")
 
 
 def _inside_numba(frame: Any) -> bool:

@@ -189,7 +189,13 @@ def cmd_tune(args) -> int:
     if args.variant:
         params.update(load_variant(args.variant, game=args.game))
     params.update(parse_assignments(args.set))
-    names = [k.strip() for k in args.knobs.split(",") if k.strip()] if args.knobs else None
+    names = None
+    if args.knobs is not None:
+        names = [k.strip() for k in args.knobs.split(",")]
+        if not all(names):
+            raise SimlabError(f"--knobs has an empty entry in {args.knobs!r}; give policy knobs "
+                              "separated by commas, e.g. take_threshold_1,take_threshold_2 "
+                              f"(simlab params {args.game} lists them)")
     out = Path(args.out) if args.out else Path(f"tuned-{args.game}.toml")
     if out.is_dir():
         raise SimlabError(f"--out {str(out)!r} is a folder; give a FILE.toml to write")
@@ -201,6 +207,8 @@ def cmd_tune(args) -> int:
     res = tune(args.game, knobs=names, n=args.n, validate=args.validate, rounds=args.rounds,
                seed=args.seed, params=params, policy=args.policy, jobs=args.jobs, progress=show)
     print(format_result(res))
+    if res.never_changed:
+        return 0
     path = write_variant(res, out)
     print(f"variant written: {path}  (simlab run {args.game} --variant {path})")
     return 0
@@ -425,6 +433,11 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     if n is not None:
         ex = replace(ex, n=n, precision=None, max_deals=None)
     workers = ex.jobs if jobs is None else jobs
+    from simlab.runner import cpu_count
+
+    if workers > cpu_count():  # an experiment runs here: more processes than cores only cost memory
+        log(f"jobs {workers} is more than this machine's {cpu_count()} cores; using {cpu_count()}")
+        workers = cpu_count()
     first = ex.n if ex.n is not None else 20_000
     p = plan(ex.game, first, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=workers,
              level=ex.level, progress=progress)
@@ -472,7 +485,11 @@ def add_commands(sub, formatter) -> None:
         "how-often", help="probability of any event, with its interval and count",
         formatter_class=formatter,
         description="Simulate N deals and print how often a polars expression is true, "
-                    "with a 95% Wilson interval and the count. Only `pl` is in scope.",
+                    "with a 95% Wilson interval and the count. Only `pl` is in scope. A "
+                    "row-by-row expression is counted chunk by chunk where it is played; one "
+                    "that looks at other rows (mean, sum, shift, over, rank, cum_sum, "
+                    "is_duplicated, ...) is evaluated on the whole run's columns, gathered "
+                    "here (only the columns it names): the same answer for any --jobs.",
         epilog="examples:\n"
                "  simlab how-often belote \"pl.col('capot')\" -n 200000\n"
                "  simlab how-often belote \"pl.col('made')\" --where \"pl.col('contract') == "

@@ -36,6 +36,8 @@ STEPS = (1, 2, 4, 8)
 FLOAT_STEPS = (0.1, 0.25, 0.5)
 SHOWN = 3  # candidates printed per stage
 SEED_STRIDE = 1_000_003  # stage seeds: far apart, so no stage replays another's deals
+SEED_LIMIT = 2**63  # a run's seed is below this
+STAGES_PER_ROUND = 64  # seed slots per round; the last is the validation's
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ class Gain:
     lo: float
     hi: float
     n: int
+    unchanged: bool = False  # every deal came out exactly as with the field's values
+    flat: bool = False  # no deal's result changed (its edge is 0 on every deal)
 
     @property
     def label(self) -> str:
@@ -67,6 +71,14 @@ class TuneResult:
     rounds: list[Round]
     unit: str
     params: dict[str, Any]
+    idle: list[str] = field(default_factory=list)  # knobs whose every move changed no deal
+    flat: list[str] = field(default_factory=list)  # ... changed no deal's result
+
+    @property
+    def never_changed(self) -> bool:
+        """No tuned knob changed a single deal's result in the first stage: nothing to
+        tune, and nothing is written."""
+        return bool(self.knobs) and set(self.flat) == set(self.knobs)
 
     @property
     def final_values(self) -> dict[str, Any]:
@@ -158,7 +170,10 @@ class _Evaluator:
         edge = per_deal_edge(frames, [s for _, s in plan_], self.players, self.teams,
                              self.g.lower_score_wins)
         est = stats.mean(edge)
-        return Gain(values, est.value, est.lo, est.hi, est.n)
+        field_frame = self._frame(",".join([self.policy] * self.players), n, seed)
+        unchanged = all(f.equals(field_frame) for f in frames)
+        return Gain(values, est.value, est.lo, est.hi, est.n, unchanged,
+                    bool(np.all(edge == 0)))
 
     def forget(self, seed: int) -> None:
         self.frames = {k: v for k, v in self.frames.items() if k[2] != seed}
@@ -184,9 +199,17 @@ def tune(game: str, *, knobs: list[str] | None = None, n: int = 2000,
     validate = 16 * n if validate is None else validate
     if not isinstance(validate, int) or validate < 10:
         raise SimlabError(f"tune: validate (deals) must be >= 10, got {validate!r}")
+    last_seed = seed + SEED_STRIDE * ((rounds - 1) * STAGES_PER_ROUND + STAGES_PER_ROUND - 1) \
+        if isinstance(seed, int) and not isinstance(seed, bool) else seed
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0 or last_seed >= SEED_LIMIT:
+        top = SEED_LIMIT - 1 - SEED_STRIDE * (rounds * STAGES_PER_ROUND - 1)
+        raise SimlabError(f"tune: seed must be an integer from 0 to {top:,} with {rounds} "
+                          f"round(s) (its stages play seeds up to seed + "
+                          f"{SEED_STRIDE * (rounds * STAGES_PER_ROUND - 1):,}), got {seed!r}")
     say = progress or (lambda _msg: None)
     params = dict(params or {})
     base = plan(g, 1, params=params).knobs
+    params = {k: getattr(base, k) for k in params}  # typed, as the variant file writes them
     names = tunable_knobs(type(base), knobs)
     if not names:
         raise SimlabError(f"tune: {game} has no policy knob to tune")
@@ -200,21 +223,27 @@ def tune(game: str, *, knobs: list[str] | None = None, n: int = 2000,
         stage_n = n
         stage = 0
         while alive:
-            stage_seed = seed + SEED_STRIDE * (r * 64 + stage)
+            stage_seed = seed + SEED_STRIDE * (r * STAGES_PER_ROUND + stage)
             say(f"round {r + 1}, stage {stage + 1}: {len(alive)} candidates x {stage_n:,} deals")
             gains = sorted((ev.gain(v, stage_n, stage_seed) for v in alive),
                            key=lambda x: -x.edge)
             ev.forget(stage_seed)
             rnd.stages.append(gains)
+            if r == 0 and stage == 0:
+                result.idle = [k for k in names
+                               if all(x.unchanged for x in gains if k in x.values)]
+                result.flat = [k for k in names if all(x.flat for x in gains if k in x.values)]
+                if result.never_changed:
+                    break
             if len(gains) <= 2:  # the better of the last two survives
                 break
             alive = [x.values for x in gains[:math.ceil(len(gains) / 2)]]
             stage_n *= 2
             stage += 1
-        if not rnd.stages:
+        if not rnd.stages or result.never_changed:
             break
         best = rnd.stages[-1][0]
-        val_seed = seed + SEED_STRIDE * (r * 64 + 63)
+        val_seed = seed + SEED_STRIDE * (r * STAGES_PER_ROUND + STAGES_PER_ROUND - 1)
         say(f"round {r + 1}: validating {best.label} on {validate:,} fresh deals")
         rnd.validated = ev.gain(best.values, validate, val_seed)
         rnd.adopted = rnd.validated.lo > 0
@@ -249,6 +278,19 @@ def format_result(res: TuneResult) -> str:
             lines.append(f"  best {v.label}: gain {v.edge:+.3f} [{v.lo:+.3f}, {v.hi:+.3f}] on "
                          f"{v.n:,} fresh deals")
             lines.append(f"    {verdict}")
+    knob = "this knob" if len(res.knobs) == 1 else "these knobs"
+    if res.never_changed and set(res.idle) == set(res.knobs):
+        lines.append(f"{knob} never changed a decision on these deals (every move of "
+                     f"{', '.join(res.knobs)} played every deal exactly as the current values): "
+                     "nothing to tune; no variant file written")
+        return "\n".join(lines)
+    if res.never_changed:
+        lines.append(f"{knob} never changed a result on these deals (moves of "
+                     f"{', '.join(res.knobs)} changed the play of some deals, never a score): "
+                     "nothing to tune; no variant file written")
+        return "\n".join(lines)
+    if res.idle:
+        lines.append(f"never changed a decision on these deals: {', '.join(res.idle)}")
     final = res.final_values
     changed = {k: v for k, v in final.items() if v != res.rounds[0].field_values[k]}
     if changed:

@@ -67,3 +67,30 @@ def test_cli_tune_bad_out_is_one_line(tmp_path) -> None:
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert "is a folder" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_tune_writes_typed_values_from_set_strings(tmp_path) -> None:
+    """--set values arrive as strings; the variant file holds them typed (target = 501, not
+    "501"), so `run --variant` takes the file back."""
+    res = tune("belote", knobs=["take_threshold_1"], params={"target": "501", "litige": "lost"},
+               n=20, validate=20, jobs=1)
+    path = write_variant(res, tmp_path / "t.toml")
+    text = path.read_text()
+    assert "target = 501\n" in text and 'litige = "lost"\n' in text
+    assert load_variant(path, game="belote")["target"] == 501
+
+
+def test_tune_knob_that_never_changes_a_result_writes_nothing(tmp_path, capsys) -> None:
+    """Sept's continue_min moves around its default change no deal's score on these deals
+    (issue 33: it printed +0.000 [+0.000, +0.000] and wrote a variant file)."""
+    from simlab.cli import main
+
+    out = tmp_path / "sept.toml"
+    assert main(["tune", "sept", "--knobs", "continue_min", "-n", "100", "--jobs", "1",
+                 "--out", str(out), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "this knob never changed a" in text and "no variant file written" in text
+    assert "validating" not in text and not out.exists()
+    res = tune("sept", knobs=["continue_min"], n=100, jobs=1)
+    assert res.never_changed and len(res.rounds[0].stages) == 1
+    assert all(g.flat for g in res.rounds[0].stages[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 from simlab.games.base import Game
-from simlab.knobs import SimlabError
+from simlab.knobs import SimlabError, did_you_mean
 
 # slug -> module path; modules are imported on first use (numba kernels load lazily).
 _MODULES = {
@@ -35,5 +35,6 @@ def game_names() -> list[str]:
 
 def get_game(slug: str) -> Game:
     if slug not in _MODULES:
-        raise SimlabError(f"unknown game {slug!r}; valid games: {', '.join(_MODULES)}")
+        raise SimlabError(f"unknown game {slug!r}{did_you_mean(slug, list(_MODULES))}; "
+                          f"valid games: {', '.join(_MODULES)}")
     return importlib.import_module(_MODULES[slug]).GAME

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from simlab.decks import Deck
-from simlab.knobs import Knobs, SimlabError
+from simlab.knobs import Knobs, SimlabError, did_you_mean
 from simlab.seatknobs import check_overrides, policy_name, seat_vectors, split_policy
 
 INT, BOOL, OPT_BOOL = "int", "bool", "opt_bool"
@@ -179,7 +179,8 @@ def parse_policies(spec: str | list[str] | tuple[str, ...], game: Game, n_player
     for s in names:
         name, values = split_policy(s)
         if name not in game.policies:
-            raise SimlabError(f"unknown policy {name!r}; valid policies: {', '.join(game.policies)}")
+            raise SimlabError(f"unknown policy {name!r}{did_you_mean(name, game.policies)}; "
+                              f"valid policies: {', '.join(game.policies)}")
         if values:
             if not game.seat_policy_knobs:
                 have = ", ".join(g for g in _seat_knob_games()) or "none yet"

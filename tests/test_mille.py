@@ -140,15 +140,41 @@ def test_forced_opening_bids_by_five_and_the_marriage_ceiling():
     second = moves(s)  # seat 1: no marriage, at most 120, multiples of 5 above 100
     assert second == [R.PASS] + [bid(a) for a in (105, 110, 115, 120)]
     R.apply_move(s, bid(110), KV, TB)
-    R.apply_move(s, R.PASS, KV, TB)  # seat 2 passes: he never speaks again
+    R.apply_move(s, R.PASS, KV, TB)  # seat 2 passes
     assert s[R.S_TO_MOVE] == 0
     R.apply_move(s, bid(115), KV, TB)
     assert s[R.S_TO_MOVE] == 1
-    R.apply_move(s, R.PASS, KV, TB)  # two passes: seat 0 takes at 115
+    R.apply_move(s, R.PASS, KV, TB)  # seat 1 passes: one pass in a row, not two
+    assert s[R.S_TO_MOVE] == 2 and s[R.S_PHASE] == R.P_BID  # seat 2 is offered again
+    R.apply_move(s, R.PASS, KV, TB)  # two passes in a row: seat 0 takes at 115
     assert s[R.S_TAKER] == 0 and s[R.S_BID] == 115 and s[R.S_RAISED] == 1
     # the chien joins his hand (10 cards) and he may bomb
     assert labels_of(s[R.S_HAND]) == set(HANDS[0]) | set(CHIEN)
     assert moves(s) == [R.NO_BOMB, R.BOMB]
+
+
+def test_auction_reentry_follows_the_seed_and_the_knob_makes_a_pass_final():
+    """"Chacun à son tour se voit proposer [...] de monter ou de passer. Les enchères
+    s'arrêtent lorsque deux joueurs d'affilée passent": by default a player who passed
+    comes back when his turn comes round; ``auction_reentry=false`` skips him."""
+    assert K.auction_reentry is True
+    s = dealt_state(HANDS, CHIEN, dealer=2)
+    R.apply_move(s, bid(100), KV, TB)  # seat 0 opens
+    R.apply_move(s, R.PASS, KV, TB)  # seat 1 passes
+    R.apply_move(s, bid(105), KV, TB)  # seat 2 raises
+    R.apply_move(s, R.PASS, KV, TB)  # seat 0 passes
+    assert s[R.S_TO_MOVE] == 1 and R.PASS in moves(s) and bid(110) in moves(s)
+    R.apply_move(s, bid(110), KV, TB)  # seat 1 re-enters
+    R.apply_move(s, R.PASS, KV, TB)  # seat 2
+    assert s[R.S_TO_MOVE] == 0 and s[R.S_PHASE] == R.P_BID  # seat 0 re-enters too
+    R.apply_move(s, R.PASS, KV, TB)
+    assert s[R.S_TAKER] == 1 and s[R.S_BID] == 110
+    kv = M._vector(M.MilleKnobs(auction_reentry=False))
+    s = dealt_state(HANDS, CHIEN, dealer=2)
+    for m in (bid(100), R.PASS, bid(105)):
+        R.apply_move(s, m, kv, TB)
+    R.apply_move(s, R.PASS, kv, TB)  # seat 0 passes: seat 1 passed before, so it is over
+    assert s[R.S_TAKER] == 2 and s[R.S_BID] == 105
 
 
 def test_opener_may_always_bid_the_minimum_even_above_his_ceiling():
@@ -304,8 +330,18 @@ def test_example_4_barrel_arrival_fall_and_win():
     sc, _, run, f, _ = sheet([860, 0, 0], [100, 10, 10], 0)
     assert sc[0] == 880 and run[0] == 0 and f == 0  # 960 -> set to 880
     r = run
-    for deal_no in range(1, 4):  # three deals on the barrel without winning
+    # "plus de 3 tours consécutifs" (the default, barrel_deals = 4): he falls at the end
+    # of his 4th deal on the barrel, not the 3rd
+    assert K.barrel_deals == 4
+    start = sc
+    for deal_no in range(1, 5):
         sc, _, r, f, _ = sheet(sc, [0, 20, 30], 1, run=r)  # he defends: scores nothing
+        assert sc[0] == (880 if deal_no < 4 else 760)
+    assert f == 1 and r[0] == 0
+    kv3 = M._vector(M.MilleKnobs(barrel_deals=3))  # the source game's custom: the 3rd
+    sc, r = start, run
+    for deal_no in range(1, 4):
+        sc, _, r, f, _ = sheet(sc, [0, 20, 30], 1, run=r, kv=kv3)
         assert sc[0] == (880 if deal_no < 3 else 760)
     assert f == 1 and r[0] == 0
     sc, *_ = sheet([880, 0, 0], [120, 0, 0], 0)  # from 880, a made 120 wins

@@ -24,9 +24,13 @@ Where the catalogue and the seed part ways (see the knobs' ``seed_value``):
 * bomb payout: section 6.1 says "half the contract", 9.3 "half, rounded up to a multiple
   of 10": 9.3 (``bomb_round_to`` = 10; 1 gives the plain half, rounded up);
 * the barrel fall: "plus de 3 tours consécutifs" read literally is a fall after the 4th
-  deal on the barrel; the catalogue (ambiguity 5) makes it the 3rd (``barrel_deals``);
-* a defender may not cross the target (ambiguity 6, ``defender_can_win``), and a pass is
-  final in the auction (ambiguity 3): the seed is silent on both.
+  deal on the barrel, the default (``barrel_deals`` = 4; 3 is the source game's custom);
+* the auction: "chacun à son tour se voit proposer [...] de monter ou de passer [...]
+  Les enchères s'arrêtent lorsque deux joueurs d'affilée passent": everyone is offered in
+  turn until two pass in a row, so a player who passed may bid again (the default;
+  ``auction_reentry = false``: a pass is final, catalogue ambiguity 3);
+* a defender may not cross the target (ambiguity 6, ``defender_can_win``): the seed is
+  silent.
 
 Faults (seed section 10) are human errors: bots never commit them, so they are not
 modelled.
@@ -93,7 +97,11 @@ class MilleKnobs(Knobs):
     rank_order: str = knob("by_value", "card order within a suit: by_value = 9 < J < Q < K < "
                            "10 < A (the seed's note: order and value agree); as_printed = "
                            "the seed's printed list 9 < 10 < J < Q < K < A",
-                           choices=("by_value", "as_printed"), seed_value="as_printed")
+                           choices=("by_value", "as_printed"), seed_value="as_printed",
+                           seed_case="contradicts",
+                           seed_why="the seed prints '9 < 10 < Valet < Dame < Roi < As' and "
+                           "says at once 'L'ordre et la valeur sont cohérents', which the "
+                           "10 (10 points) below the Jack (2) breaks")
     forced_open_min: int = knob(100, "the player after the dealer must open with at least "
                                 "this bid", lo=0, hi=1000)
     bid_step: int = knob(5, "bids are multiples of this (each raise at least one step)",
@@ -116,13 +124,19 @@ class MilleKnobs(Knobs):
     target: int = knob(1000, "a player reaching this score wins the match", lo=1, hi=100000)
     barrel_floor: int = knob(880, "scores in [barrel_floor, target) are set to barrel_floor "
                              "('sur le tonneau')", lo=0, hi=100000)
-    barrel_deals: int = knob(3, "deals on the barrel after which a player falls off (the "
-                             "seed's 'plus de 3 tours' read literally falls after the 4th; "
-                             "the catalogue, ambiguity 5, after the 3rd)", lo=1, hi=1000,
-                             seed_value=4)
+    barrel_deals: int = knob(4, "deals on the barrel after which a player falls off: 4 is "
+                             "the seed's literal wording ('plus de 3 tours consécutifs': "
+                             "he falls after the 4th); 3 is the source game's custom", lo=1,
+                             hi=1000, seed_value=4)
     # bounds: a deal costs a seat at most max_bid + barrel_fall + zero_penalty (3,000),
     # times max_deals (1e5) stays inside the Int32 score columns
     barrel_fall: int = knob(120, "points lost on falling off the barrel", lo=0, hi=1000)
+    auction_reentry: bool = knob(True, "a player who passed may bid again when his turn "
+                                 "comes round, the seed's literal wording ('chacun à son "
+                                 "tour se voit proposer [...] de monter ou de passer. Les "
+                                 "enchères s'arrêtent lorsque deux joueurs d'affilée "
+                                 "passent'); false: a pass is final (the source game's "
+                                 "custom, catalogue ambiguity 3)", seed_value=True)
     defender_can_win: bool = knob(False, "a defender may cross the target (false: defence "
                                   "gains stop at the barrel, catalogue ambiguity 6)")
     zero_bars_per_penalty: int = knob(3, "every this many zero bars (a defender whose tricks "
@@ -164,9 +178,9 @@ MAX_BID_LEVELS = 200
 (K_STRENGTH_PRINTED, K_OPEN_MIN, K_STEP, K_NO_MAR_CAP, K_MAX_BID, K_MAR, K_DEF_ROUND,
  K_BOMBS, K_BOMB_ROUND, K_TARGET, K_BARREL, K_BARREL_DEALS, K_BARREL_FALL, K_DEF_WIN,
  K_BARS, K_ZERO_PEN, K_MAX_DEALS, K_BID_MARGIN, K_BOMB_MARGIN, K_WORLDS, K_ROLLOUTS,
- K_RAISES, K_BID_JUMP) = (0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-                          22, 23, 24, 25)
-N_K = 26
+ K_RAISES, K_BID_JUMP, K_REENTRY) = (0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+                                     19, 20, 21, 22, 23, 24, 25, 26)
+N_K = 27
 
 
 def _vector(k: MilleKnobs) -> np.ndarray:
@@ -198,6 +212,7 @@ def _vector(k: MilleKnobs) -> np.ndarray:
     v[K_ROLLOUTS] = k.search_rollouts
     v[K_RAISES] = k.search_raises
     v[K_BID_JUMP] = k.bid_jump
+    v[K_REENTRY] = k.auction_reentry
     return v
 
 
@@ -397,13 +412,18 @@ def bid_moves(state: np.ndarray, kv: np.ndarray, out: np.ndarray) -> int:
 
 @hot
 def apply_bid(state: np.ndarray, move: int, kv: np.ndarray) -> None:
-    """A pass is final (catalogue ambiguity 3: no re-entry); the auction ends when two
-    players have passed in a row, i.e. when both others have passed: the last bidder takes."""
+    """"Les enchères s'arrêtent lorsque deux joueurs d'affilée passent": the last bidder
+    takes. ``S_PASSED`` holds the seats that passed since the last bid (``auction_reentry``,
+    the seed: everyone is offered each turn, so a bid clears it and a passed player may
+    come back) or since the start (a pass is final: passed seats are skipped). Either way
+    the auction ends when both others are in it."""
     p = state[S_TO_MOVE]
     state[S_PLY] += 1
     if move == PASS:
         state[S_PASSED] |= 1 << p
     else:
+        if kv[K_REENTRY]:
+            state[S_PASSED] = 0
         if state[S_BIDDER] >= 0:
             state[S_RAISED] = 1
         state[S_BID] = bid_amount(move, kv)

@@ -119,6 +119,7 @@ def settle_state(points, taker, pot, belote_seat=-1, belote_value=10):
     s[R.S_TAKER] = taker
     s[R.S_POT] = pot
     s[R.S_BELOTE_SEAT] = belote_seat
+    s[R.S_BELOTE_SHOWN] = belote_seat >= 0  # announced
     for p in range(3):
         s[R.S_TPTS + p] = points[p]
         s[R.S_NUTS + p] = 9
@@ -302,8 +303,10 @@ def test_trump_lead_must_go_higher_and_trumping_over_a_partner_must_go_higher():
 def test_deal_frame_invariants():
     f = deal_frame(3000, record=True)
     pts = pl.sum_horizontal([pl.col(f"points_s{p}") for p in range(3)])
-    with_belote = pl.col("belote_seat") >= 0
+    with_belote = pl.col("belote_announced")
     assert f.filter(pts != pl.when(with_belote).then(142).otherwise(132)).height == 0
+    # the heuristic announces every belote it holds (it always pays: players.announce_pays)
+    assert f.filter(pl.col("belote_announced") != (pl.col("belote_seat") >= 0)).height == 0
     assert f.filter(pts != pl.col("total_points")).height == 0
     # the 30 hazelnuts and the pot: what the seats net is what the pot keeps, with a sign
     nets = pl.sum_horizontal([pl.col(f"score_s{p}") for p in range(3)])
@@ -346,7 +349,8 @@ def test_belote_is_announced_with_the_first_of_k_and_q():
             R.apply_move(s, m, kv, TB)
             if s[R.S_BELOTE_SHOWN] != before:
                 t = s[R.S_TRUMP]
-                assert p == s[R.S_BELOTE_SEAT] and m in (t * 8 + 5, t * 8 + 6)
+                assert p == s[R.S_BELOTE_SEAT]
+                assert m in (R.ANNOUNCE + t * 8 + 5, R.ANNOUNCE + t * 8 + 6)
         assert s[R.S_BELOTE_SHOWN] == (s[R.S_BELOTE_SEAT] >= 0)
         announced += s[R.S_BELOTE_SHOWN]
     assert announced >= 5

@@ -7,7 +7,8 @@ kernels apply the choice with ``rules.apply_move``, so the heuristic run, the se
 playouts and the real deal follow one code path.
 
 The search player (determinized Monte Carlo, ``simlab/search.py``) decides every choice:
-take or pass in rounds 1 and 2, the suit in round 2 and when forced, and each card. At a
+take or pass in rounds 1 and 2, the suit in round 2 and when forced, each card, and
+whether to announce the belote with it (``rules.ANNOUNCE``). At a
 decision with more than one legal move it samples ``search_worlds`` deals of the cards
 hidden from its seat (the other hands and, during the taking, the stock and its order),
 consistent with ``seat_information``; plays each move out to the end of the deal with
@@ -26,6 +27,7 @@ from simlab.games.belote.players import lead_heuristic
 from simlab.games.belote.rules import RA, RK, RQ
 from simlab.games.belote_noisette.rules import (
     ALL_CARDS,
+    ANNOUNCE,
     K_BELOTE,
     K_ROLLOUTS,
     K_TAKE1,
@@ -43,6 +45,7 @@ from simlab.games.belote_noisette.rules import (
     P_DONE,
     P_PLAY,
     PASS,
+    S_BELOTE_CHOICE,
     S_BELOTE_SEAT,
     S_BELOTE_SHOWN,
     S_GONE,
@@ -66,6 +69,7 @@ from simlab.games.belote_noisette.rules import (
     TEAMS_BY_TAKER,
     apply_bid,
     apply_move,
+    can_announce,
     hand_of,
     legal_cards_now,
     legal_moves,
@@ -234,15 +238,30 @@ def heuristic_card(state: np.ndarray, legal: np.uint64, kv: np.ndarray, suit_of:
 
 
 @hot
+def announce_pays(state: np.ndarray, kv: np.ndarray) -> bool:
+    """Whether the heuristic announces the belote it may announce now (``can_announce``):
+    when it is worth points. It then never lowers the holder's hazelnuts this deal: it adds
+    ``belote_value`` to his count and to the total, so a taker's bar for the whole pot
+    rises by half what he gains and his lead over each opponent grows; a defender's count
+    rises against the taker and the other defender (§7.1 pays the better one). What it
+    gives away, the other card's place, the heuristic does not weigh."""
+    return kv[K_BELOTE] > 0 and state[S_BELOTE_SHOWN] == 0
+
+
+@hot
 def heuristic_move(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> int:
-    """The heuristic player's move for the seat to move (``tb``: ``tables().kernel_args()``)."""
+    """The heuristic player's move for the seat to move (``tb``: ``tables().kernel_args()``);
+    a belote at its choice is announced when it pays (``announce_pays``)."""
     suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
     if state[S_PHASE] != P_PLAY:
         return heuristic_bid(state, kv)
     t = state[S_TRUMP] + 1
     legal = legal_cards_now(state, rules, suit_of, suit_mask, excuse_mask, above[t])
-    return heuristic_card(state, legal, kv, suit_of, suit_mask, excuse_mask, strength[t],
-                          points[t], above[t], cheap[t], rich[t], win_rank[t])
+    c = heuristic_card(state, legal, kv, suit_of, suit_mask, excuse_mask, strength[t],
+                       points[t], above[t], cheap[t], rich[t], win_rank[t])
+    if can_announce(state, c) and announce_pays(state, kv):
+        return ANNOUNCE + c
+    return c
 
 
 @hot
@@ -268,6 +287,8 @@ def playout(sim: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> No
         legal = legal_cards_now(sim, rules, suit_of, suit_mask, excuse_mask, above_t)
         c = heuristic_card(sim, legal, kv, suit_of, suit_mask, excuse_mask, strength_t,
                            points_t, above_t, cheap_t, rich_t, win_t)
+        if can_announce(sim, c) and announce_pays(sim, kv):
+            sim[S_BELOTE_SHOWN] = 1  # as ``apply_move`` does for ANNOUNCE + c
         play_card(sim, c, kv, suit_of, points_t, above_t)
 
 
@@ -290,8 +311,9 @@ def seat_information(state: np.ndarray, seat: int, kv: np.ndarray, rules: np.nda
     Fills ``excluded[q]`` with the cards seat q certainly does not hold and ``played_by[q]``
     with the cards q played. Reads only the seat's hand and public facts: the upcards and
     who received them, the taker, trump, the cards played and by whom, and the belote once
-    announced (the announcement places the other card in the announcer's hand; a trump K or
-    Q played without it says the player has not the other, the belote being always made)."""
+    announced (the announcement places the other card in the announcer's hand; when the
+    belote is always announced, a trump K or Q played without it says the player has not
+    the other; at the holder's choice it says nothing)."""
     for q in range(N_PLAYERS):
         excluded[q] = EMPTY
         played_by[q] = EMPTY
@@ -319,7 +341,7 @@ def seat_information(state: np.ndarray, seat: int, kv: np.ndarray, rules: np.nda
                         for r in range(N_PLAYERS):
                             if r != q:
                                 excluded[r] |= bit(other)
-                    else:
+                    elif state[S_BELOTE_CHOICE] == 0:
                         excluded[q] |= bit(other)
     return ALL_CARDS & ~mine & ~gone
 
@@ -331,7 +353,9 @@ def sample_world(state: np.ndarray, seat: int, hidden: np.uint64, st: np.uint64,
     consistently with what ``seat_information`` filled in ``work`` (exclusions ``work[7]``,
     cards played ``work[8]``) and returned (``hidden``); during the taking the stock and its
     order are drawn too. The seat's own hand never moves. The belote's holder is read from
-    the world's hands."""
+    the world's hands, and its state from what he played: announced if the real deal's
+    belote was (the announcer is then the world's holder), else not announced once he
+    played K or Q of trump, else still open."""
     moves, totals, sim, cards, allowed, owner, capacity, excluded, played_by, slot_excl, \
         slot_cards, sample_work = work
     for i in range(N_STATE):
@@ -367,11 +391,15 @@ def sample_world(state: np.ndarray, seat: int, hidden: np.uint64, st: np.uint64,
     else:
         trump = world[S_TRUMP]
         world[S_BELOTE_SEAT] = -1
+        world[S_BELOTE_SHOWN] = 0
         if kv[K_BELOTE] > 0:
+            pair = bit(trump * 8 + RK) | bit(trump * 8 + RQ)
             for q in range(N_PLAYERS):
                 h = hand_of(world, q) | played_by[q]
-                if has(h, trump * 8 + RK) and has(h, trump * 8 + RQ):
+                if h & pair == pair:
                     world[S_BELOTE_SEAT] = q
+                    if played_by[q] & pair != EMPTY:
+                        world[S_BELOTE_SHOWN] = 1 if state[S_BELOTE_SHOWN] == 1 else 2
     return st
 
 

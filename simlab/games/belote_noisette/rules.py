@@ -16,9 +16,10 @@ hazelnuts are paid out) and the phase becomes ``P_DONE``.
 Where the seed is silent or contradicts itself, the catalogue's resolutions are the
 defaults: the plain-suit order (knob ``plain_ten``; ``below_jack`` is the seed as
 printed), the defenders as partners for the trumping obligation (``defenders_partners``),
-overtrumping on a trump lead, the belote always announced, ties (a taker level with an
-opponent loses; opponents level in a partial win take nothing; ``partial_tie``), the
-manche's end checked after the payouts. No place was found where the catalogue misreads
+overtrumping on a trump lead, ties (a taker level with an opponent loses; opponents level
+in a partial win take nothing, ``tied_opponents``; ``partial_tie``), the manche's end
+checked after the payouts. The belote is announced at its holder's choice, as printed
+("il peut choisir d'annoncer", ``belote_announce``): a move of its own. No place was found where the catalogue misreads
 the seed. Deal rows are independent deals, each the first of a manche (10 hazelnuts each,
 an empty pot); match rows play manches with the hazelnuts and the pot carried over.
 
@@ -82,6 +83,8 @@ CARD_POINTS = int(PTS_TRUMP[:8].sum() + 2 * PTS_PLAIN[8:16].sum())  # 122
 
 # --- knobs --------------------------------------------------------------------------------
 PARTIAL_TIE = ("split_down", "each_full")
+TIED_OPPONENTS = ("none", "each")
+BELOTE_ANNOUNCE = ("choice", "always")
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,14 @@ class NoisetteKnobs(Knobs):
                                   "opponent: hazelnuts he takes from the pot", lo=0, hi=100)
     low_pot_partial_taker: int = knob(2, "the same when the pot holds fewer than "
                                       "low_pot_threshold", lo=0, hi=100)
-    partial_win_best_opp: int = knob(1, "... and what the better opponent takes (nobody "
-                                     "when the opponents tie: catalogue ambiguity 5)",
-                                     lo=0, hi=100)
+    partial_win_best_opp: int = knob(1, "... and what the better opponent takes ('le "
+                                     "meilleur des adversaires'; opponents level: "
+                                     "tied_opponents)", lo=0, hi=100)
+    tied_opponents: str = knob("none", "a partial win with the two opponents level for "
+                               "best (the seed is silent): none takes the better "
+                               "opponent's share, it stays in the pot (none, catalogue "
+                               "ambiguity 5) or each takes it, as far as the pot holds "
+                               "(each)", choices=TIED_OPPONENTS)
     loss_each_opp: int = knob(2, "taker not ahead of each opponent (a tie loses, "
                               "'plus que chacun'): hazelnuts each opponent takes", lo=0, hi=100)
     low_pot_loss_each_opp: int = knob(1, "the same when the pot holds fewer than "
@@ -114,15 +122,25 @@ class NoisetteKnobs(Knobs):
     low_pot_threshold: int = knob(4, "a pot below this pays the low-pot amounts (§7.1 'moins "
                                   "de 4 noisettes')", lo=0, hi=1000)
     belote_value: int = knob(10, "Belote-Rebelote (K+Q of trump in one hand), added to the "
-                             "holder's points and to the deal's total (§3.1: 10, not 20)",
+                             "announcer's points and to the deal's total (§3.1: 10, not 20)",
                              lo=0, hi=100)
+    belote_announce: str = knob("choice", "choice: the holder of trump K+Q decides whether "
+                                "to announce the belote as he plays the first of the two, "
+                                "the seed's literal wording ('il peut choisir d'annoncer "
+                                "une Belote'); always: it is announced whenever held "
+                                "(catalogue ambiguity 10)", choices=BELOTE_ANNOUNCE,
+                                seed_value="choice")
     dix_de_der: int = knob(10, "bonus for the last trick (§3.2)", lo=0, hi=100)
     initial_deal: int = knob(5, "cards dealt to each player before the first upcard (§5)",
                              lo=3, hi=5)
     plain_ten: str = knob("below_ace", "rank of the 10 in a plain suit: Belote's A > 10 > K "
                           "(catalogue ambiguity 1; the seed's own 'order and value are "
                           "consistent') or as the seed prints it, 9 < 10 < J (below_jack)",
-                          choices=("below_ace", "below_jack"), seed_value="below_jack")
+                          choices=("below_ace", "below_jack"), seed_value="below_jack",
+                          seed_case="contradicts",
+                          seed_why="§3 prints the plain order '9 < 10 < Valet < Dame < Roi "
+                          "< As' and says at once 'L'ordre et la valeur sont cohérents', "
+                          "which a 10 (10 points) below the Jack (2) breaks")
     # §6 play
     defenders_partners: bool = knob(True, "the two defenders count as partners for the "
                                     "trumping obligation (catalogue ambiguity 2; false: "
@@ -189,7 +207,7 @@ def tables(knobs: NoisetteKnobs | None = None) -> TrickTables:
 (K_START, K_TARGET_NUTS, K_ANTE, K_COST1, K_COST2, K_COST_FORCED, K_PART_T, K_LOW_PART_T,
  K_PART_OPP, K_LOSS_OPP, K_LOW_LOSS_OPP, K_LOW_POT, K_BELOTE, K_DER, K_INITIAL, K_PTS_COMPLETE,
  K_PTS_FIRST, K_PTS_SECOND, K_SPLIT_DOWN, K_MATCH_TARGET, K_PUSH, K_MAX_DEALS, K_CF, K_TAKE1,
- K_TAKE2, K_WIN_MIN, K_WORLDS, K_ROLLOUTS, N_K) = range(29)
+ K_TAKE2, K_WIN_MIN, K_WORLDS, K_ROLLOUTS, K_TIED_EACH, K_BELOTE_CHOICE, N_K) = range(31)
 
 
 def _vector(k: NoisetteKnobs) -> np.ndarray:
@@ -200,7 +218,8 @@ def _vector(k: NoisetteKnobs) -> np.ndarray:
         k.dix_de_der, k.initial_deal, k.points_complete, k.points_partial_first,
         k.points_partial_second, k.partial_tie == "split_down", k.match_target, k.tie_push,
         k.max_deals, k.round1_counterfactual, k.take_threshold_1, k.take_threshold_2,
-        k.win_min_points, k.search_worlds, k.search_rollouts], dtype=np.int64)
+        k.win_min_points, k.search_worlds, k.search_rollouts, k.tied_opponents == "each",
+        k.belote_announce == "choice"], dtype=np.int64)
 
 
 def _rules(k: NoisetteKnobs) -> np.ndarray:
@@ -224,9 +243,10 @@ OUTCOMES = ("full", "partial", "lost")
 FULL, PARTIAL, LOST = range(3)
 (C_DEAL, C_DEALER, C_SCORE, C_TAKER, C_CONTRACT, C_MADE, C_OUTCOME, C_TRUMP, C_UP1, C_UP2,
  C_POINTS, C_TRICKS, C_BELOTE_SEAT, C_TOTAL, C_POT, C_POT_LEFT, C_PAID, C_BEST_OPP, C_CF_TAKE,
- C_CF_PASS, C_FIRST_STRENGTH, C_FIRST_TOOK) = (0, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 15, 18, 19,
-                                                20, 21, 22, 23, 24, 25, 26, 27)
-N_DEAL_COLS = 28
+ C_CF_PASS, C_FIRST_STRENGTH, C_FIRST_TOOK, C_BELOTE_ANNOUNCED) = (
+    0, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 15, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28)
+N_DEAL_COLS = 29
+BOTH_OPPONENTS = N_PLAYERS  # best_opponent when both tied opponents were paid
 
 
 def deal_columns(_: NoisetteKnobs | None = None) -> list[Column]:
@@ -247,13 +267,16 @@ def deal_columns(_: NoisetteKnobs | None = None) -> list[Column]:
              Column("pot", help="hazelnuts in the pot when the deal is settled"),
              Column("pot_left", help="hazelnuts left in the pot (carried to the next deal)"),
              Column("take_paid", help="hazelnuts the taker paid to take"),
-             Column("best_opponent", help="the opponent paid 1 in a partial win (-1: none)"),
+             Column("best_opponent", help="the opponent paid 1 in a partial win (-1: none; "
+                    "3: both, level, with tied_opponents = each)"),
              Column("cf_take_nuts", help="dealer's left's net hazelnuts had he taken in round "
                     "1 (heuristic players; 0 without round1_counterfactual)"),
              Column("cf_pass_nuts", help="... had he passed in round 1"),
              Column("first_strength", help="dealer's left's heuristic trump strength for the "
                     "upcard's suit, upcard included"),
-             Column("first_took_round1", BOOL, help="the dealer's left took in round 1")]
+             Column("first_took_round1", BOOL, help="the dealer's left took in round 1"),
+             Column("belote_announced", BOOL, help="the belote's holder announced it (it "
+                    "counted)")]
     assert len(cols) == N_DEAL_COLS
     return cols
 
@@ -290,7 +313,8 @@ def match_columns(_: NoisetteKnobs | None = None) -> list[Column]:
 P_BID1, P_BID2, P_FORCED, P_PLAY, P_DONE = range(5)
 PASS = N_CARDS  # 24
 NAME = N_CARDS + 1  # NAME + suit: take with that trump
-MAX_MOVES = 8
+ANNOUNCE = NAME + N_SUITS  # ANNOUNCE + c: play card c announcing "Belote" (§3.1)
+MAX_MOVES = HAND + 2  # a hand's cards, and K and Q of trump each also played announcing
 MAX_STOCK = N_CARDS
 (S_PHASE, S_DEALER, S_TO_MOVE, S_PLY, S_UP1, S_UP2, S_TAKER, S_TRUMP, S_ROUND, S_N_SPOKEN,
  S_STOCK_POS, S_STOCK_N, S_POT, S_POT0, S_PAID, S_LEADER, S_TRICK, S_N_TABLE, S_LED, S_WIN,
@@ -303,7 +327,11 @@ S_TRICKS = 38  # 3 slots: tricks won
 S_TPTS = 41  # 3 slots: card points won (dix de der included)
 S_STOCK = 44  # 24 slots: the undealt cards in dealing order (upcards excluded)
 S_HIST = 68  # 24 slots: the cards played, in order (the taker leads the first trick)
-N_STATE = 92
+S_BELOTE_CHOICE = 92  # 1: the belote is announced at its holder's choice (knob)
+N_STATE = 93
+# S_BELOTE_SHOWN: 0 while the holder has played neither K nor Q of trump, 1 announced
+# (it counts), 2 not announced as he played the first (it is lost: "au moment de jouer la
+# première de ses deux cartes il dit « Belote »")
 
 
 @hot
@@ -371,6 +399,7 @@ def deal(state: np.ndarray, deck: np.ndarray, dealer: int, nuts: np.ndarray, car
     state[S_WIN] = -1
     state[S_WIN_SEAT] = -1
     state[S_BELOTE_SEAT] = -1
+    state[S_BELOTE_CHOICE] = kv[K_BELOTE_CHOICE]
     state[S_OUTCOME] = -1
     state[S_BEST_OPP] = -1
 
@@ -453,10 +482,9 @@ def complete_hands(state: np.ndarray, kv: np.ndarray) -> None:
 @hot
 def belote_holder(state: np.ndarray, trump: int, kv: np.ndarray) -> int:
     """The seat holding K and Q of trump when play starts, -1 if none (or no belote in the
-    knobs). The announcement is optional in the seed ("il peut choisir") but always worth
-    it, to the taker (+10 against a threshold raised by 5) and to a defender (+10 to his
-    count, a higher bar for the taker): it is always made (catalogue ambiguity 10), when
-    the holder plays the first of the two (``S_BELOTE_SHOWN``)."""
+    knobs). The announcement is optional ("il peut choisir d'annoncer", knob
+    ``belote_announce``): made or not as the holder plays the first of the two
+    (``S_BELOTE_SHOWN``, ``can_announce``); with ``always`` it is always made."""
     if kv[K_BELOTE] == 0:
         return -1
     for p in range(N_PLAYERS):
@@ -464,6 +492,15 @@ def belote_holder(state: np.ndarray, trump: int, kv: np.ndarray) -> int:
         if has(h, trump * 8 + RK) and has(h, trump * 8 + RQ):
             return p
     return -1
+
+
+@hot
+def can_announce(state: np.ndarray, c: int) -> bool:
+    """Playing ``c`` now may come with the announcement: the belote is at the holder's
+    choice, he is to move, has played neither K nor Q of trump yet, and ``c`` is one."""
+    trump = state[S_TRUMP]
+    return (state[S_BELOTE_CHOICE] == 1 and state[S_TO_MOVE] == state[S_BELOTE_SEAT]
+            and state[S_BELOTE_SHOWN] == 0 and (c == trump * 8 + RK or c == trump * 8 + RQ))
 
 
 # --- §6 Jeu: 8 tricks of 3 cards --------------------------------------------------------------
@@ -498,8 +535,11 @@ def play_card(state: np.ndarray, c: int, kv: np.ndarray, suit_of: np.ndarray,
     state[S_HIST + state[S_TRICK] * N_PLAYERS + state[S_N_TABLE]] = c
     state[S_PLY] += 1
     state[S_ON_TABLE] += points_t[c]
-    if p == state[S_BELOTE_SEAT] and (c == trump * 8 + RK or c == trump * 8 + RQ):
-        state[S_BELOTE_SHOWN] = 1  # "Belote" (or "Rebelote")
+    if (p == state[S_BELOTE_SEAT] and state[S_BELOTE_SHOWN] == 0
+            and (c == trump * 8 + RK or c == trump * 8 + RQ)):
+        # the first of the two, played without ANNOUNCE: at the holder's choice the belote
+        # is lost; else it is announced ("Belote") whenever held
+        state[S_BELOTE_SHOWN] = 2 if state[S_BELOTE_CHOICE] else 1
     led, win, win_seat = update_trick(c, p, state[S_LED], state[S_WIN], state[S_WIN_SEAT],
                                       trump, suit_of, above_t)
     n_table = state[S_N_TABLE] + 1
@@ -536,10 +576,17 @@ def to_move(state: np.ndarray) -> int:
 @hot
 def legal_moves(state: np.ndarray, rules: np.ndarray, tb: tuple, out: np.ndarray) -> int:
     """The moves of the player to move in the game's order (bids: pass first; cards:
-    ascending id); returns how many."""
+    ascending id, then ``ANNOUNCE + c`` for K and Q of trump when ``can_announce``);
+    returns how many."""
     if state[S_PHASE] == P_PLAY:
-        return cards_of(legal_cards_now(state, rules, tb[0], tb[1], tb[2],
-                                        tb[5][state[S_TRUMP] + 1]), out)
+        n = cards_of(legal_cards_now(state, rules, tb[0], tb[1], tb[2],
+                                     tb[5][state[S_TRUMP] + 1]), out)
+        n_cards = n
+        for i in range(n_cards):
+            if can_announce(state, out[i]):
+                out[n] = ANNOUNCE + out[i]
+                n += 1
+        return n
     if state[S_PHASE] == P_DONE:
         return 0
     return bid_moves(state, out)
@@ -547,10 +594,15 @@ def legal_moves(state: np.ndarray, rules: np.ndarray, tb: tuple, out: np.ndarray
 
 @hot
 def apply_move(state: np.ndarray, move: int, kv: np.ndarray, tb: tuple) -> None:
-    """Play a card or make a bid (``tb``: ``tables().kernel_args()``)."""
-    if move < N_CARDS:
+    """Play a card (announcing the belote with it: ``ANNOUNCE + c``) or make a bid
+    (``tb``: ``tables().kernel_args()``)."""
+    if move < N_CARDS or move >= ANNOUNCE:
+        c = move
+        if move >= ANNOUNCE:
+            c = move - ANNOUNCE
+            state[S_BELOTE_SHOWN] = 1  # "Belote"
         t = state[S_TRUMP] + 1
-        play_card(state, move, kv, tb[0], tb[4][t], tb[5][t])
+        play_card(state, c, kv, tb[0], tb[4][t], tb[5][t])
     else:
         apply_bid(state, move, kv)
 
@@ -558,8 +610,9 @@ def apply_move(state: np.ndarray, move: int, kv: np.ndarray, tb: tuple) -> None:
 # --- §7.1 Marque d'une donne: settling the pot -------------------------------------------------
 @hot
 def seat_points(state: np.ndarray, p: int, kv: np.ndarray) -> int:
-    """Card points with the dix de der, and the belote's 10 for its holder."""
-    return state[S_TPTS + p] + (kv[K_BELOTE] if p == state[S_BELOTE_SEAT] else 0)
+    """Card points with the dix de der, and the belote's 10 for its holder once announced."""
+    announced = p == state[S_BELOTE_SEAT] and state[S_BELOTE_SHOWN] == 1
+    return state[S_TPTS + p] + (kv[K_BELOTE] if announced else 0)
 
 
 @hot
@@ -569,7 +622,8 @@ def pot_payout(taker_pts: int, opp_a_pts: int, opp_b_pts: int, total: int, pot: 
 
     * more than half the points ("au moins 67 ou 72") -> the whole pot;
     * else strictly more than each opponent -> 3 to the taker (2 if the pot holds fewer
-      than 4) and 1 to the better opponent (nobody when they tie: ambiguity 5);
+      than 4) and 1 to the better opponent (opponents level: nobody, ambiguity 5, or
+      each, ``tied_opponents``);
     * else (a tie with an opponent included) lost -> 2 to each opponent (1 if the pot
       holds fewer than 4).
     What is not taken stays in the pot for the next deal; nobody takes more than is there."""
@@ -585,6 +639,9 @@ def pot_payout(taker_pts: int, opp_a_pts: int, opp_b_pts: int, total: int, pot: 
             a = min(left, kv[K_PART_OPP])
         elif opp_b_pts > opp_a_pts:
             b = min(left, kv[K_PART_OPP])
+        elif kv[K_TIED_EACH]:
+            a = min(left, kv[K_PART_OPP])
+            b = min(left - a, kv[K_PART_OPP])
         return PARTIAL, t, a, b
     each = min(pot // 2, kv[K_LOW_LOSS_OPP] if low else kv[K_LOSS_OPP])
     return LOST, 0, each, each
@@ -611,7 +668,7 @@ def settle(state: np.ndarray, kv: np.ndarray) -> None:
     state[S_POT] -= gt + ga + gb
     state[S_BEST_OPP] = -1
     if outcome == PARTIAL and ga + gb > 0:
-        state[S_BEST_OPP] = a if ga > 0 else b
+        state[S_BEST_OPP] = BOTH_OPPONENTS if ga > 0 and gb > 0 else a if ga > 0 else b
 
 
 @hot
@@ -641,6 +698,7 @@ def write_row(state: np.ndarray, kv: np.ndarray, row: np.ndarray) -> None:
     row[C_POT_LEFT] = state[S_POT]
     row[C_PAID] = state[S_PAID]
     row[C_BEST_OPP] = state[S_BEST_OPP]
+    row[C_BELOTE_ANNOUNCED] = state[S_BELOTE_SEAT] >= 0 and state[S_BELOTE_SHOWN] == 1
 
 
 # --- §7.2 Manche, §7.3 Partie ------------------------------------------------------------------

@@ -66,6 +66,7 @@ def position(nd: str, d: str, table: str = "", *, rply: int = 0, rnd: int = 0,
     hands = {ND: cards.take(nd), DEALER: cards.take(d)}
     tab = cards.take(table)
     st[R.S_DEALER] = DEALER
+    st[R.S_PEN_WINS] = knobs.penitence_wins_match  # as ``start_deal`` sets it
     for s in (R.S_LAST_CAPTURER, R.S_PEND_SEAT, R.S_COUNTER_SEAT, R.S_PENITENCE, R.S_REACHED,
               R.S_REACH_SRC, R.S_LEFTOVER_TO, R.S_PREV_STAYED):
         st[s] = -1

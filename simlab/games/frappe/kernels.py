@@ -29,6 +29,7 @@ from simlab.games.frappe.rules import (
     EXT_SIZE,
     HAND,
     K_MAX_DEALS,
+    K_PEN_WINS,
     K_TARGET,
     M_PILE,
     N_CARDS,
@@ -123,7 +124,8 @@ def deal_columns(k: FrappeKnobs | None = None) -> list[Column]:
                                                 "(best swaps and direction)"),
              Column("ext_multiple_points", help="extension points for multiples with the "
                                                 "table"),
-             Column("penitence", help="seat that made a pénitence (wins the match), -1"),
+             Column("penitence", help="seat that made a pénitence (it wins the match, or with "
+                    "penitence_wins_match = false ends the deal), -1"),
              Column("leftover", help="cards left on the table after the last play"),
              Column("leftover_to", help="seat that took them (the last to capture), -1"),
              Column("plays", help="cards played (48 unless a pénitence stopped the deal)")]
@@ -268,7 +270,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             n_deals += 1
             for p in range(2):
                 total[p] += points(st, p)
-            if st[S_PENITENCE] >= 0:
+            if st[S_PENITENCE] >= 0 and kv[K_PEN_WINS]:
                 winner = st[S_PENITENCE]
                 pen = True
                 break

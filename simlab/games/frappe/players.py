@@ -70,6 +70,7 @@ from simlab.games.frappe.rules import (
     S_DECK_POS,
     S_EXT_RANDOM,
     S_EXT_ROUND,
+    S_PEN_WINS,
     S_PEND_RANK,
     S_PEND_SEAT,
     S_PEND_SWEEP,
@@ -213,8 +214,10 @@ def move_value(st: np.ndarray, mk: np.ndarray, kv: np.ndarray, pp: np.ndarray, m
     for i in range(N_M):
         mk2[i] = mk[i]
     play_card(st2, mk2, kv, move)
-    if st2[S_PENITENCE] == p:
+    if st2[S_PENITENCE] == p and st2[S_PEN_WINS]:
         return 1e9
+    if not st[S_PEN_WINS]:
+        pen = 0.0  # a pénitence only ends the deal: its points are counted as they are
     v = float((points(st2, p) - points(st, p)) - (points(st2, o) - points(st, o)))
     v += w * ((popcount(mk2[M_PILE + p]) - popcount(mk[M_PILE + p]))
               - (popcount(mk2[M_PILE + o]) - popcount(mk[M_PILE + o])))

@@ -27,9 +27,14 @@ resolution the default:
 * #2 a four in the extension scores ``quad_mult_extension`` (6) pairs.
 * #3 a frappe's capture is pending until the opponent's next card; the counter-striker
   takes the three cards and the run (``counter_strike_takes``).
-* #4 the pénitence wins the match (at deal level it ends the deal: column ``penitence``).
+* #4 the pénitence wins the match (at deal level it ends the deal: column ``penitence``):
+  "remporte alors immédiatement la partie", read as the match (a deal has no winner in
+  §7's scoring); ``penitence_wins_match = false`` reads "la partie" as the deal: it ends
+  the deal at once, the match goes on.
 * #5 contre-frappe and pénitence only within the round (a strike with a round's last card
-  is safe).
+  is safe); the seed names the round for the frappe only and is silent on the answers
+  (``counter_across_rounds = true``: a strike with a round's last card may be answered
+  with the next round's first card, and so may a contre-frappe).
 * #6 a cancelled strike scores nothing, its sweep neither; #7 duplicate ranks break a run.
 
 Where the catalogue misreads the seed, the seed wins: the seed says "Un nettoyage peut
@@ -128,6 +133,17 @@ class FrappeKnobs(Knobs):
     counter_strike_takes: bool = knob(True, "the counter-striker takes the struck card, the "
                                       "striker's, his own and the run (catalogue #3); false: "
                                       "they all go back to the table")
+    counter_across_rounds: bool = knob(False, "a contre-frappe may answer a frappe made "
+                                       "with a round's last card, with the next round's "
+                                       "first card, and a pénitence a contre-frappe so "
+                                       "made (the seed is silent; false: only within the "
+                                       "round, catalogue #5)")
+    penitence_wins_match: bool = knob(True, "the pénitence wins the match at once, the "
+                                      "seed's wording read as printed ('remporte alors "
+                                      "immédiatement la partie'; a deal has no winner); "
+                                      "false: it only ends the deal (the penitent takes "
+                                      "the table, the card difference is scored)",
+                                      seed_value=True)
     counter_strike_sweeps: bool = knob(True, "a counter-strike sweeps when the strike it "
                                        "cancels would have (seed §6.3: 'un nettoyage peut "
                                        "être marqué en même temps qu'une contre-frappe'); "
@@ -168,7 +184,7 @@ class FrappeKnobs(Knobs):
 
 (K_TARGET, K_V_KING, K_V_QUEEN, K_V_JACK, K_V_LOW, K_TRIPLE, K_QUAD, K_EXT_ROUND, K_SWAPS,
  K_BOTH_WAYS, K_EN_PLACE_MAX, K_DECLINE, K_WRAP, K_COUNTER_TAKES, K_COUNTER_SWEEPS,
- K_CARD_POINTS, K_MAX_DEALS, N_K) = range(18)
+ K_CARD_POINTS, K_MAX_DEALS, K_ACROSS, K_PEN_WINS, N_K) = range(20)
 TIMINGS = ("expected", "first", "last", "random")
 (PP_TIMING, PP_THRESHOLD, PP_CARD_W, PP_PEN_COST, PP_EXPOSURE, N_PP) = range(6)
 
@@ -177,11 +193,12 @@ def knob_vector(k: FrappeKnobs) -> np.ndarray:
     v = np.zeros(N_K, dtype=np.int64)
     v[[K_TARGET, K_V_KING, K_V_QUEEN, K_V_JACK, K_V_LOW, K_TRIPLE, K_QUAD, K_EXT_ROUND,
        K_SWAPS, K_BOTH_WAYS, K_EN_PLACE_MAX, K_DECLINE, K_WRAP, K_COUNTER_TAKES,
-       K_COUNTER_SWEEPS, K_CARD_POINTS, K_MAX_DEALS]] = [
+       K_COUNTER_SWEEPS, K_CARD_POINTS, K_MAX_DEALS, K_ACROSS, K_PEN_WINS]] = [
         k.target, k.value_king, k.value_queen, k.value_jack, k.value_low, k.triple_mult,
         k.quad_mult_extension, k.extension_round, k.extension_swaps, k.extension_both_ways,
         k.en_place_max, k.en_place_decline, k.wraparound_runs, k.counter_strike_takes,
-        k.counter_strike_sweeps, k.card_points, k.max_deals]
+        k.counter_strike_sweeps, k.card_points, k.max_deals, k.counter_across_rounds,
+        k.penitence_wins_match]
     return v
 
 
@@ -237,7 +254,8 @@ S_EV = S_PTS + 2 * N_SRC
  EV_STRUCK_BACK, N_EV) = range(9)
 # EV_STRIKES: frappes that stood; EV_COUNTERS: contre-frappes made; EV_STRUCK_BACK: the
 # seat's frappes cancelled by a contre-frappe; EV_ANNOUNCE: rounds whose announcement won
-N_S = S_EV + 2 * N_EV
+S_PEN_WINS = S_EV + 2 * N_EV  # 1: a pénitence wins the match (knob), read by ``outcome``
+N_S = S_PEN_WINS + 1
 
 M_HAND, M_TABLE, M_PILE, M_ROUND, M_PLAYED, M_PEND, M_EXT = 0, 2, 3, 5, 7, 9, 10
 N_M = 11  # hands (2), table, piles (2), round hands (2), played this round (2), pending, ext
@@ -367,6 +385,9 @@ def start_deal(st: np.ndarray, mk: np.ndarray, dk: np.ndarray, deck: np.ndarray,
     st[S_BASE0] = base0
     st[S_BASE1] = base1
     st[S_EXT_RANDOM] = ext_random
+    st[S_PEN_WINS] = kv[K_PEN_WINS]
+    st[S_PEND_SEAT] = -1
+    st[S_COUNTER_SEAT] = -1
     _deal_round(st, mk, dk, kv)
 
 
@@ -386,8 +407,9 @@ def _deal_round(st: np.ndarray, mk: np.ndarray, dk: np.ndarray, kv: np.ndarray) 
     st[S_DECK_POS] = pos + 2 * HAND
     st[S_RPLY] = 0
     st[S_PREV_STAYED] = -1
-    st[S_PEND_SEAT] = -1
-    st[S_COUNTER_SEAT] = -1
+    if not kv[K_ACROSS]:  # a frappe or contre-frappe is answered within its round
+        st[S_PEND_SEAT] = -1
+        st[S_COUNTER_SEAT] = -1
     st[S_TURN] = nd  # the non-dealer plays first
     st[S_PHASE] = PH_PLAY
     if st[S_EXT_ROUND] >= 0:
@@ -615,10 +637,16 @@ def play_card(st: np.ndarray, mk: np.ndarray, kv: np.ndarray, move: int) -> None
             return
     # §6.1 "Le premier joueur peut alors exécuter une pénitence en jouant une nouvelle fois
     # une carte de même rang ... le joueur qui l'effectue remporte alors immédiatement la
-    # partie" (the match, catalogue #4)
+    # partie" (the match, catalogue #4; ``penitence_wins_match = false``: the deal ends
+    # here, the penitent takes the table with his card, the cards are counted)
     if st[S_COUNTER_SEAT] == o and r == st[S_COUNTER_RANK]:
         st[S_PENITENCE] = p
-        st[S_PHASE] = PH_OVER
+        if kv[K_PEN_WINS]:
+            st[S_PHASE] = PH_OVER
+            return
+        _take(st, mk, p, mk[M_TABLE] | bit(c))
+        mk[M_TABLE] = EMPTY
+        _end_deal(st, mk, kv)
         return
     st[S_COUNTER_SEAT] = -1
     table = mk[M_TABLE]
@@ -634,7 +662,10 @@ def play_card(st: np.ndarray, mk: np.ndarray, kv: np.ndarray, move: int) -> None
         strike = st[S_PREV_STAYED] == r  # §6.1: pairs the previous card, which stayed
         mk[M_TABLE] = table & ~taken
         st[S_PREV_STAYED] = -1
-        if strike and not last_of_round:  # the opponent may still counter (catalogue #3, #5)
+        # the opponent may still counter (catalogue #3, #5): with his next card in this
+        # round, or also in the next one (``counter_across_rounds``)
+        answerable = not last_of_deal if kv[K_ACROSS] else not last_of_round
+        if strike and answerable:
             st[S_PEND_SEAT] = p
             st[S_PEND_RANK] = r
             st[S_PEND_SWEEP] = sweep
@@ -669,7 +700,8 @@ def advance(st: np.ndarray, mk: np.ndarray, dk: np.ndarray, kv: np.ndarray) -> N
     if st[S_RPLY] < PLAYS_PER_ROUND:
         st[S_TURN] = 1 - st[S_TURN]
         return
-    st[S_COUNTER_SEAT] = -1
+    if not kv[K_ACROSS]:
+        st[S_COUNTER_SEAT] = -1
     _score_announcements(st, mk, kv)
     if st[S_PHASE] == PH_OVER:
         return
@@ -723,7 +755,7 @@ def outcome(st: np.ndarray, seat: int, bonus: int) -> int:
     opponent's, plus ``bonus`` for a pénitence or for reaching the match target (minus it
     when the opponent does)."""
     v = points(st, seat) - points(st, 1 - seat)
-    if st[S_PENITENCE] >= 0:
+    if st[S_PENITENCE] >= 0 and st[S_PEN_WINS]:
         v += bonus if st[S_PENITENCE] == seat else -bonus
     if st[S_REACHED] >= 0:
         v += bonus if st[S_REACHED] == seat else -bonus

@@ -14,9 +14,31 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from simlab.games import game_names, get_game
 from simlab.knobs import SimlabError
-from simlab.runner import load, read_provenance, run_to_parquet, simulate
+
+# Loaded on first use (PEP 562): ``import simlab`` stays light (no numpy, polars or numba),
+# so ``python -m simlab`` imports its command line under a Ctrl-C guard (__main__.py)
+# rather than here, where a Ctrl-C during the imports could only end in a traceback.
+_LAZY = {"game_names": "simlab.games", "get_game": "simlab.games", "load": "simlab.runner",
+         "read_provenance": "simlab.runner", "run_to_parquet": "simlab.runner",
+         "simulate": "simlab.runner"}
+
+
+def __getattr__(name: str):
+    import importlib
+    import importlib.util
+
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")  # simlab.runner & co.
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def how_often(frame, expr, where=None):
@@ -34,6 +56,7 @@ def compute_metrics(game, frame, knobs=None, level: str = "deal", conf: float = 
     ``game``: a slug (``"belote"``) or a ``Game``; ``knobs``: the rules the frame was
     simulated with, as a dict of knob values (``{"queen_points": 5}``; None or ``{}`` = the
     defaults) or a knobs object; ``level``: ``"deal"`` or ``"match"``, as simulated."""
+    from simlab.games import get_game
     from simlab.games.base import Game
     from simlab.metrics import compute
 

@@ -356,21 +356,43 @@ def cmd_params(args: argparse.Namespace) -> int:
     rows, meanings = [], []
     for d in g.knobs.describe():
         meaning = d["help"]
-        if d["seed_value"] is not None:
+        if d["seed_value"] is not None and d["seed_value"] != d["default"]:
             meaning += f" [seed text: {_literal(d['seed_value'])}]"
         rows.append([d["name"], "policy" if d["policy"] else "rule", _literal(d["default"]),
                      d["allowed"]])
         meanings.append(meaning)
     print(_paragraph(f"{g.title} ({g.slug}): {len(rows)} knobs; set with --set name=value or "
                      "a TOML variant file. Kind 'policy' = knob of the heuristic players, not "
-                     "of the rules; [seed text: ...] = the rulebook's literal value where the "
-                     "default is the catalogue's resolution of it. Each knob's meaning is "
-                     "under it.") + "\n")
+                     "of the rules; [seed text: ...] = the value that reproduces the "
+                     "rulebook's printed text, where the default differs from it (listed "
+                     "with its reason at the end). Each knob's meaning is under it.") + "\n")
     print(table(["knob", "kind", "default", "allowed"], rows,
                 right=[False, False, False, False], wrap=[False, False, False, True],
                 details=meanings))
     print(f"\npolicies: {', '.join(g.policies)}")
+    print("\n" + _departures_text(g))
     return 0
+
+
+def _departures_text(g: Game) -> str:
+    """The defaults that differ from the rulebook's printed text, each with its reason:
+    what every answer with the defaults relies on."""
+    from simlab.knobs import SEED_CASES
+
+    deps = g.knobs.departures()
+    if not deps:
+        return _paragraph(f"Every default of {g.slug} follows the rulebook's printed text "
+                          "where it is clear and playable; the other defaults resolve what "
+                          "the book leaves silent (their meanings say so).")
+    lines = [_paragraph(f"Defaults that differ from the rulebook's printed text ({len(deps)}; "
+                        "a default does so only where the book contradicts itself, is silent "
+                        "or cannot be played):")]
+    for d in deps:
+        why = (f"{SEED_CASES[d['seed_case']]} — {d['seed_why']}"
+               if d["seed_case"] in SEED_CASES else "reason not recorded")
+        lines.append(_paragraph(f"- {d['name']} = {_literal(d['default'])} (printed: "
+                                f"{_literal(d['seed_value'])}): {why}"))
+    return "\n".join(lines)
 
 
 def cmd_columns(args: argparse.Namespace) -> int:

@@ -40,7 +40,7 @@ from matplotlib.figure import Figure
 from simlab import plots, stats
 from simlab.compare import CompareResult, SweepResult
 from simlab.games.base import Game
-from simlab.knobs import SimlabError
+from simlab.knobs import SEED_CASES, SimlabError
 from simlab.metrics import Metric, MetricSet, compute_from
 from simlab.players_check import PlayersCheck, SkillCheck, check_players, checks_from
 from simlab.report_sums import ReportSums, frame_report_sums, raw_findings, tag_of
@@ -470,14 +470,23 @@ def _literal(v: Any) -> str:
 
 
 def _rulebook_rows(knobs: Any) -> list[list[str]]:
-    """Knobs whose default resolves the rulebook (``seed_value`` metadata): name, value
-    in this run, default, the rulebook's value, meaning."""
+    """Readings of the rulebook this run relies on: every knob whose value in this run
+    differs from the printed text (``seed_value``), by default or by choice: name, value in
+    this run, default, the rulebook's value, and why (``SEED_CASES``) or "set for this run"."""
     rows = []
     for d in type(knobs).describe():
-        if d["seed_value"] is None:
+        book = d["seed_value"]
+        value = getattr(knobs, d["name"])
+        if book is None or (value == book and d["default"] == book):
             continue
-        rows.append([f"`{d['name']}`", f"`{_literal(getattr(knobs, d['name']))}`",
-                     f"`{_literal(d['default'])}`", _literal(d["seed_value"]), d["help"]])
+        if value == d["default"] and d["seed_case"]:
+            why = f"{SEED_CASES[d['seed_case']]}: {d['seed_why']}"
+        elif value == book:
+            why = "the printed text, set for this run"
+        else:
+            why = "set for this run"
+        rows.append([f"`{d['name']}`", f"`{_literal(value)}`",
+                     f"`{_literal(d['default'])}`", _literal(book), why])
     return rows
 
 
@@ -935,10 +944,10 @@ def _what(doc: _Doc, game: Game, plan: Plan, n_rows: int | None, seconds: float,
     if n_rows is not None:
         book = _rulebook_rows(plan.knobs)
         if book:
-            doc.p("Defaults that resolve the rulebook (the catalogue's reading where the "
-                  "seed is silent, ambiguous or contradicts itself; `simlab params "
-                  f"{game.slug}` lists every knob):")
-            doc.table(["knob", "this run", "default", "rulebook (seed)", "meaning"], book)
+            doc.p("Readings that differ from the rulebook's printed text (a default does "
+                  "only where the book contradicts itself, is silent or cannot be played; "
+                  f"`simlab params {game.slug}` lists every knob):")
+            doc.table(["knob", "this run", "default", "rulebook (seed)", "why"], book)
     if game.description:
         doc.p(f"{game.title}: {game.description}.".replace("..", "."))
     if notes:

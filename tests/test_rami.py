@@ -402,15 +402,17 @@ def _digest(rows: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(rows).astype("<i8").tobytes()).hexdigest()[:16]
 
 
-# The heuristic's discard before issue 10 (pinned frames below were taken with it).
-FORMER_POLICY = {"keep_high_before_opening": False, "break_cycles": False}
+# The heuristic's discard before issue 10 (pinned frames below were taken with it), and the
+# ace high that was the default until the rule for defaults followed the seed's order.
+FORMER_POLICY = {"keep_high_before_opening": False, "break_cycles": False, "ace_high": True}
 
 
 def test_default_frames_unchanged_by_the_must_meld_knob():
     """Fixed-seed frames pinned before the knob existed."""
     rows = R.run_deals_detail(R.RamiKnobs(**FORMER_POLICY), ("heuristic",) * 4, 7, 0, 300)[0]
     assert _digest(rows) == "a8a634535537e50d"
-    rows = R.run_deals_detail(R.RamiKnobs(players=2), ("random",) * 2, 7, 0, 300)[0]
+    rows = R.run_deals_detail(R.RamiKnobs(players=2, ace_high=True), ("random",) * 2, 7, 0,
+                              300)[0]
     assert _digest(rows) == "fce83c848ccc9896"
     m = R.run_matches(R.RamiKnobs(**FORMER_POLICY), ("heuristic", "random") * 2, 3, 0, 10).rows
     assert _digest(m) == "0a6465ef9ade58c2"

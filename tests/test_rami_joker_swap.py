@@ -329,7 +329,7 @@ def _digest(rows: np.ndarray) -> str:
 def test_defaults_play_as_before_the_knob():
     """Digests computed with the code before the knob existed (the variant off either way),
     with the heuristic's discard of that time (issue 10 changed its defaults)."""
-    former = {"keep_high_before_opening": False, "break_cycles": False}
+    former = {"keep_high_before_opening": False, "break_cycles": False, "ace_high": True}
     off = {"joker_swap": "none", "joker_swap_replay": False, **former}
     rows = R.run_deals_detail(R.RamiKnobs(**off), ("heuristic",) * 4, 7, 0, 300)[0]
     assert _digest(rows) == "a8a634535537e50d"

@@ -247,12 +247,35 @@ def test_ecart_never_kings_or_bouts_trumps_only_when_forced():
     hand = ["K♠", "K♥", "K♦", "K♣", "T1", "T21", "Excuse", "2♠", "Q♥", "3♦", "T5", "T6",
             "T7", "T8", "T9", "T10", "T11", "T12", "T13", "T14", "T15", "T16", "T17", "T18"]
     for heuristic in (True, False):
-        gone, ntr = ecart(hand, heuristic)
+        gone, ntr = ecart(hand, heuristic, trump_discard="fft")
         assert {"2♠", "Q♥", "3♦"} <= gone and ntr == 3  # 3 plain cards, then 3 trumps
         assert not gone & {"K♠", "K♥", "K♦", "K♣", "T1", "T21", "Excuse"}
     hand2 = hand[:7] + ["2♠", "Q♥", "3♦", "4♦", "5♦", "6♦", "7♦"] + hand[10:20]
-    assert ecart(hand2, False)[1] == 0  # enough plain cards: no trump may go (fft)
-    assert ecart(hand2, True)[1] == 0
+    assert ecart(hand2, False, trump_discard="fft")[1] == 0  # enough plain cards (fft)
+    assert ecart(hand2, True, trump_discard="fft")[1] == 0
+
+
+def test_seed_ecart_takes_trumps_freely_never_kings_or_bouts():
+    """The default (the seed: "On ne peut écarter ni Roi ni Bout. Si on écarte des atouts,
+    il faut les montrer"): a trump may go while plain cards remain; the heuristic still
+    keeps its trumps while it can."""
+    hand = ["K♠", "K♥", "K♦", "K♣", "T1", "T21", "Excuse", "2♠", "Q♥", "3♦", "4♦", "5♦",
+            "6♦", "7♦", "T8", "T9", "T10", "T11", "T12", "T13", "T14", "T15", "T16", "T17"]
+    kv = T._vector(T.TarotKnobs())
+    h0, h1 = wmask(hand)
+    plain, trumps = T.ecart_choices(h0, h1, kv)
+    assert labels_of(np.uint64(0), trumps) == {f"T{i}" for i in range(8, 18)}
+    assert not labels_of(plain, np.uint64(0)) & {"K♠", "K♥", "K♦", "K♣"}
+    assert ecart(hand, True)[1] == 0
+    with_trumps = 0
+    out = np.zeros(8, dtype=np.int64)
+    for state in range(1, 41):  # the random écart draws uniformly among the cards that may go
+        _, n0, n1, ntr = T.make_ecart(h0, h1, 6, False, kv, TB.points, np.uint64(state), out)
+        gone = {T.DECK.labels[T.ID_OF_SLOT[c]] for c in out[:6]}
+        assert not gone & {"K♠", "K♥", "K♦", "K♣", "T1", "T21", "Excuse"}
+        assert ntr == sum(g.startswith("T") for g in gone)
+        with_trumps += ntr > 0
+    assert with_trumps >= 30  # 10 of the 17 cards that may go are trumps
 
 
 def test_heuristic_ecart_voids_short_suits_and_keeps_points():
@@ -266,8 +289,8 @@ def test_heuristic_ecart_voids_short_suits_and_keeps_points():
 def test_recorded_ecarts_follow_the_rules():
     for n in (3, 4, 5):
         for pol in ("heuristic", "random"):
-            f = frame(n, pol, count=300).filter(pl.col("contract").cast(pl.String)
-                                               .is_in(["prise", "garde"]))
+            f = frame(n, pol, count=300, trump_discard="fft").filter(
+                pl.col("contract").cast(pl.String).is_in(["prise", "garde"]))
             nc = T.CHIEN_SIZE[n]
             for row in f.iter_rows(named=True):
                 ec = [row[f"ecart_{j}"] for j in range(nc)]

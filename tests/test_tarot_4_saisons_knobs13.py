@@ -368,6 +368,8 @@ def test_defaults_leave_results_unchanged():
 # --- seed values and the command line ------------------------------------------------
 SEED_MARKED = {"chien_after_round", "excuse_is_trump_for_redeal", "misere_mandatory",
                "ladder_order", "capot_replaces_win", "resistance_combined"}
+# the Excuse is not among the seed's Atouts: that default is the printed text
+DEPARTURES = SEED_MARKED - {"excuse_is_trump_for_redeal"}
 
 
 def test_params_show_the_seed_values(capsys):
@@ -379,13 +381,15 @@ def test_params_show_the_seed_values(capsys):
     # the table's layout (column widths, wrapped meanings) is the CLI's: compare the text
     # with its whitespace collapsed
     out = " ".join(capsys.readouterr().out.split())
-    for name in SEED_MARKED:
+    for name in DEPARTURES:
         v = rows[name]["seed_value"]
         literal = str(v).lower() if isinstance(v, bool) else str(v)
         assert f"[seed text: {literal}]" in out, name
+        assert f"- {name} = " in out, name  # the closing list of departures and reasons
     legend = out.count("[seed text: ...]")  # the header's explanation, if any
-    assert out.count("[seed text: ") - legend == len(SEED_MARKED)
+    assert out.count("[seed text: ") - legend == len(DEPARTURES)
     assert out.count("[seed text: false]") == 1  # misere_mandatory
+    assert out.count("[seed text: true]") == 1  # resistance_combined
     for name in ("forbid_discard", "fault_per_mille", "misdeal_redeal_per_mille",
                  "chien_fault_exchanged_per_mille"):
         assert f" {name} " in out

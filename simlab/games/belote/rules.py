@@ -66,7 +66,11 @@ def point_tables(queen_points: int) -> tuple[np.ndarray, np.ndarray]:
 @dataclass(frozen=True)
 class BeloteKnobs(Knobs):
     queen_points: int = knob(3, "points of a Queen (trump or not); 3 makes the 162-point "
-                             "pack the seed states", lo=0, hi=50, seed_value=5)
+                             "pack the seed states", lo=0, hi=50, seed_value=5,
+                             seed_case="contradicts",
+                             seed_why="the points table prints 'Dame 5 pts', yet the same "
+                                      "section counts 'une possibilité de 162 points', which "
+                                      "only a Queen worth 3 gives")
     dix_de_der: int = knob(10, "bonus for the last trick", lo=0, hi=100)
     capot_total: int = knob(250, "card points of a team that takes all 8 tricks", lo=0, hi=1000)
     belote_bonus: int = knob(20, "Belote-Rebelote (K+Q of trump in one hand)", lo=0, hi=200)

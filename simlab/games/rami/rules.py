@@ -113,12 +113,16 @@ class RamiKnobs(Knobs):
     hand_size: int = knob(0, "cards dealt to each player; 0 = the seed's (2 players: 10, "
                           "3-5: 7, 6-7: 6)", lo=0, hi=10)
     jokers: int = knob(2, "jokers in the pack (the seed says 52 cards yet lets a joker "
-                       "replace any card; catalogue #1: 52 + 2)", choices=(0, 2))
+                       "replace any card; catalogue #1: 52 + 2)", choices=(0, 2),
+                       seed_value=0, seed_case="contradicts",
+                       seed_why="the seed deals from '52 cartes' yet says 'Le joker peut "
+                                "remplacer n'importe quelle carte'")
     joker_penalty: int = knob(20, "penalty of a joker left in hand (not in the seed; "
                               "catalogue #1)", lo=0, hi=200)
     opening_min: int = knob(51, "minimum value of a player's first lay-down", lo=0, hi=300)
-    ace_high: bool = knob(True, "the ace may also end a sequence high (Q-K-A; never K-A-2; "
-                          "catalogue #2)", seed_value=False)
+    ace_high: bool = knob(False, "the ace may also end a sequence high (Q-K-A; never K-A-2; "
+                          "the catalogue's #2 'common practice'); false: the seed's order "
+                          "'As/2/3/…/Roi', ace low only", seed_value=False)
     ace_low_value: int = knob(11, "value of an ace played low (A-2-3) in the opening count "
                               "(catalogue #3)", lo=1, hi=11)
     open_before_layoff: bool = knob(True, "a player must have opened before laying off on "

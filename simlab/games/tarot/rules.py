@@ -184,11 +184,16 @@ class TarotKnobs(Knobs):
                                         lo=0, hi=10000)
     chelem_defence: int = knob(200, "each defender's prime when the defence takes every "
                                "trick (0: only the normal score)", lo=0, hi=10000)
-    trump_discard: str = knob("fft", "trumps in the écart: only when nothing else may be "
-                              "discarded (fft) or freely (free_if_shown); always shown",
-                              choices=("fft", "free_if_shown"), seed_value="free_if_shown")
+    trump_discard: str = knob("free_if_shown", "trumps in the écart: freely, shown to the "
+                              "defence (free_if_shown, the seed: 'On ne peut écarter ni Roi "
+                              "ni Bout. Si on écarte des atouts, il faut les montrer'), or "
+                              "only when nothing else may be discarded (fft, the FFT's "
+                              "later rule)", choices=("fft", "free_if_shown"),
+                              seed_value="free_if_shown")
     must_undertrump: bool = knob(True, "void and unable to overtrump: must still play a "
-                                 "lower trump (seed: 'on peut sous-couper')", seed_value=False)
+                                 "lower trump (the seed: void, 'on est obligé de couper'; "
+                                 "'on peut sous-couper' allows the lower trump; a discard "
+                                 "only 'si l'on a pas … d'atout')", seed_value=True)
     rounding: str = knob("ceil", "margin |P - T| with a half point: rounded up (ceil) or "
                          "down (floor)", choices=("ceil", "floor"))
     excuse_exchange: str = knob(

@@ -236,10 +236,14 @@ def _ints(text: str, n: int, name: str) -> list[int]:
 class Tarot4SaisonsKnobs(Knobs):
     chien_after_round: int = knob(1, "the dealer puts the 5-card chien aside after the 1st "
                                   "or the 2nd round of 5-card packets (seed: either)",
-                                  lo=1, hi=2, seed_value="1 or 2")
+                                  lo=1, hi=2, seed_value="1 or 2", seed_case="silent",
+                                  seed_why="'À la fin du premier ou second tour' leaves the "
+                                           "choice open without saying who makes it; "
+                                           "either round gives the same chances to every "
+                                           "hand")
     excuse_is_trump_for_redeal: bool = knob(
-        False, "the Excuse counts as a trump for the no-trump redeal (catalogue #3: no)",
-        seed_value="'aucun Atout' (the deck: '21 Atouts et l'Excuse')")
+        False, "the Excuse counts as a trump for the no-trump redeal (the seed: 'aucun "
+        "Atout', and its deck lists the Excuse apart from the Atouts: no)", seed_value=False)
     no_trump_redeal_points: int = knob(2, "a player dealt no trump marks this; the deal is "
                                        "annulled and the same dealer redeals", lo=0, hi=100)
     misere_points: int = knob(2, "a player dealt no face card (V, C, D, R) marks this on "
@@ -247,12 +251,18 @@ class Tarot4SaisonsKnobs(Knobs):
     misere_mandatory: bool = knob(True, "a Misère is always declared (catalogue #2: not "
                                   "declaring is a fault, seed §11); false: a policy "
                                   "decision (heuristic always, random half the time)",
-                                  seed_value=False)
+                                  seed_value=False, seed_case="contradicts",
+                                  seed_why="§4 says a player 'peut choisir de déclarer une "
+                                           "Misère', §11 makes 'ne pas annoncer de Misère "
+                                           "alors qu'on en a une' a fault")
     ladder_order: str = knob("simple_first", "auction order: every simple bid below every "
                              "clear bid (catalogue #1), or rung by rung, simple then clear "
                              "(by_rung)", choices=("simple_first", "by_rung"),
                              seed_value="a 'force croissante' column between the simple "
-                                        "and clear stakes")
+                                        "and clear stakes", seed_case="unplayable",
+                             seed_why="the bid table's 'force croissante' column, which would "
+                                      "order simple and clear bids, lost its values in the "
+                                      "text")
     pass_is_final: bool = knob(False, "a player who passed may not bid later (the seed "
                                "does not say so)")
     stakes_simple: str = knob("2,4,4,6,7,9,10", "game stake of a simple bid per rung (tout, "
@@ -270,7 +280,10 @@ class Tarot4SaisonsKnobs(Knobs):
     capot_replaces_win: bool = knob(True, "a capot's multiple replaces the normal win "
                                     "(catalogue #6); false: it is added to it",
                                     seed_value="bonus 'enjeu × 4' (§6); 'il marque alors "
-                                               "le quadruple' (§12)")
+                                               "le quadruple' (§12)", seed_case="contradicts",
+                                    seed_why="§6 lists the capot as a bonus beside the game, "
+                                             "§12 says the taker 'marque alors le quadruple' "
+                                             "of the stake instead")
     capot_announced_mult: int = knob(8, "announced capot: this times the stake; failed: "
                                      "each opponent marks it", lo=0, hi=100)
     contre_add: int = knob(2, "a contre adds this to the stake of the game or contract",
@@ -294,7 +307,11 @@ class Tarot4SaisonsKnobs(Knobs):
                                   "(catalogue #4: per defender)", lo=0, hi=185)
     resistance_combined: bool = knob(False, "résistance counts the two defenders' points "
                                      "together (catalogue #4: each defender alone)",
-                                     seed_value="'62 points ou plus en défense'")
+                                     seed_value=True, seed_case="silent",
+                                     seed_why="'62 points ou plus en défense' does not say "
+                                              "whether one defender's points or both; each "
+                                              "plays for himself, so the catalogue (#4) "
+                                              "counts each alone")
     resistance_auto: int = knob(1, "résistance, uncontracted", lo=0, hi=100)
     resistance_contract: int = knob(2, "résistance, contracted", lo=0, hi=100)
     suite_value: int = knob(2, "each declared suite (V, C, D, R of one suit)", lo=0, hi=100)

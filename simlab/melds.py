@@ -51,9 +51,8 @@ masks: add it here beside these functions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from simlab.jit import hot
+from simlab.jit import cached_njit, hot
 from simlab.tricks import EMPTY, ONE, bit, count, has, lowest
 
 N_RANKS = 13
@@ -143,7 +142,7 @@ _DFS_SIG = ("int64(uint64, int64, int64, int64, int64, int64[::1], int64, int64,
             "int64[:, :, ::1], int64[::1])")
 
 
-@njit(_DFS_SIG, cache=True, _nrt=False)
+@cached_njit(_DFS_SIG, _nrt=False)
 def _dfs(nat: np.uint64, jok: int, score: int, rem: int, depth: int, w: np.ndarray, w_low: int,
          jw: int, jmax: int, top: int, ws: np.ndarray, best: np.ndarray) -> int:
     if nat == EMPTY:

@@ -126,7 +126,7 @@ HANDS4 = [["J♥", "8♦", "A♠"], ["7♥", "7♠", "10♦"], ["8♣", "Q♠", 
 
 
 def test_open_auction_goes_round_until_all_but_one_pass():
-    state, env = position(HANDS4)
+    state, env = position(HANDS4, auction="open")
     assert state[R.S_TO_MOVE] == 0  # the dealer's left speaks first
     play(state, env, [5, 6, "pass", 7, 8])
     assert state[R.S_TO_MOVE] == 1 and state[R.S_PHASE] == R.P_AUCTION
@@ -156,7 +156,9 @@ def test_everybody_passes_throws_the_deal_in():
 
 
 def test_one_round_auction_each_speaks_once():
-    state, env = position(HANDS4, auction="one_round")
+    """The default: "Chacun à tour de rôle propose une enchère", each player once."""
+    assert G.ComptoirKnobs().auction == "one_round"
+    state, env = position(HANDS4)
     play(state, env, [5, 9, "pass"])
     assert state[R.S_PHASE] == R.P_AUCTION
     play(state, env, [12])
@@ -190,6 +192,18 @@ def test_follow_suit_trump_when_void_and_overtrump():
     # seat 3, void, must overtrump J♥: cannot, so still a trump (Belote's undertrump rule)
     state, env = to_play(hands, HEARTS, ["A♠", "K♠", "J♥"])
     assert legal_labels(state, env) == {"8♥"}
+
+
+def test_must_undertrump_knob():
+    """The default is the seed's "il doit couper" with no exception: a void seat that
+    cannot overtrump still plays a (lower) trump; ``must_undertrump=false`` frees it to
+    discard anything, but one able to overtrump still must."""
+    assert G.ComptoirKnobs().must_undertrump is True
+    hands = [["A♠", "7♣", "8♣"], ["K♠", "9♥", "7♦"], ["9♣", "J♥", "10♦"], ["Q♦", "8♥", "A♦"]]
+    state, env = to_play(hands, HEARTS, ["A♠", "K♠", "J♥"], must_undertrump=False)
+    assert legal_labels(state, env) == {"Q♦", "8♥", "A♦"}
+    state, env = to_play(hands, HEARTS, ["A♠", "K♠"], must_undertrump=False)
+    assert legal_labels(state, env) == {"J♥"}  # void, no trump on the trick: must trump
 
 
 def test_trump_lead_must_be_raised_if_possible():

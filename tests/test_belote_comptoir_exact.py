@@ -182,8 +182,11 @@ def test_at_k1_exact_values_are_the_heuristic_expectation():
 
 # Judged decisions: every contract and card decision with a choice in these deals
 # (seeds 0..n-1, heuristic play in between): 404 decisions, 125 contracts and 279 cards.
-JUDGED = (({"players": 2, "k": 2}, 60), ({"players": 2, "k": 3}, 60),
-          ({"players": 3, "k": 2}, 5))
+# measured with the open auction (the default before issue 31; the one-round default
+# judges 405 decisions on these deals, not re-measured)
+JUDGED = (({"players": 2, "k": 2, "auction": "open"}, 60),
+          ({"players": 2, "k": 3, "auction": "open"}, 60),
+          ({"players": 3, "k": 2, "auction": "open"}, 5))
 
 
 def test_search_agrees_with_the_exact_solver():

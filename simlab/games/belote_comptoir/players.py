@@ -44,6 +44,7 @@ from simlab.games.belote_comptoir.rules import (
     K_BELOTE,
     K_BID_CAP,
     K_BID_FACTOR,
+    K_BID_FACTOR_1R,
     K_DER,
     K_K,
     K_MAKE_RISK,
@@ -327,13 +328,15 @@ def best_contract(state: np.ndarray, seat: int, kv: np.ndarray, tb: tuple) -> tu
 
 @hot
 def heuristic_ceiling(state: np.ndarray, seat: int, kv: np.ndarray, tb: tuple) -> int:
-    """``bid_factor`` % of the best allowed contract's ``sure_level`` for ``seat``."""
+    """``bid_factor`` % (``bid_factor_one_round`` when each speaks once) of the best
+    allowed contract's ``sure_level`` for ``seat``."""
     known, n_unknown, unseen, n_held, shown = seat_view(state, seat)
     best = 0
     for c in range(N_CONTRACTS):
         if allowed(c, kv):
             best = max(best, sure_level(known, n_unknown, unseen, n_held, shown, c, kv, tb))
-    return min(best * kv[K_BID_FACTOR] // 100, kv[K_BID_CAP])
+    factor = kv[K_BID_FACTOR_1R] if kv[K_ONE_ROUND] else kv[K_BID_FACTOR]
+    return min(best * factor // 100, kv[K_BID_CAP])
 
 
 @hot

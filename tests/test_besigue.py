@@ -328,12 +328,14 @@ def test_no_suspended_meld_in_the_end_phase():
     assert s[R.S_PHASE] == R.P_LEAD and s[R.S_TO_MOVE] == 0 and s[R.S_MELD_PTS] == 40
 
 
-def test_a_suspended_marriage_fixes_trump_when_it_is_scored():
-    # Reading: trump is fixed by the first marriage or sequence *scored* (seed 5.1).
+def test_a_suspended_marriage_fixes_trump_when_it_is_laid():
+    # Seed 5.1: trump is "fixé par la couleur de la première combinaison posée" (laid),
+    # the suspended half of a crossed declaration included (issue 31, item 7; before,
+    # trump waited until the marriage was scored). More in test_besigue_rules2.py.
     s = position(["K♠", "Q♠", "J♦", "7♣"])
     assert declare(s, cross(R.M_BES, MAR["♠"])) == 40
-    assert s[R.S_TRUMP] == -1
-    assert declare(s, claim_move(s)) == 40  # still open: royal, and it fixes ♠
+    assert s[R.S_TRUMP] == R.SPADES and s[R.S_TRUMP_BY] == 0
+    assert declare(s, claim_move(s)) == 40  # its own suit is trump: royal
     assert s[R.S_TRUMP] == R.SPADES
 
 

@@ -43,6 +43,10 @@ Readings and simplifications (each where the rule is coded):
   est sur la table", 10.2); once a meld is broken its cards are free again, so a four or
   a sequence may be re-formed with a new card from the hand (10.2 says so for fours);
 * a third marriage laid beside two standing ones of the suit scores the double again;
+* trump is fixed when the first marriage or sequence is laid (seed 5.1: "la première
+  combinaison posée"), even as the suspended half of a crossed declaration: the
+  suspended marriage then scores royal when claimed, and a marriage of another suit laid
+  in between does not;
 * the cut guess is the target for every policy (the lift's mode); faults (seed 8) are
   not simulated; "cartes blanches" are always declared.
 """
@@ -122,8 +126,28 @@ class BesigueKnobs(Knobs):
                                  "10.2 says so for fours only; false: a card once in a "
                                  "sequence never makes another)")
     card_from_hand: bool = knob(True, "a declaration lays at least one card from the hand "
-                                "(catalogue #4; the seed does not say: false lets tabled "
-                                "cards of other melds form a new meld alone)", seed_value=False)
+                                "(catalogue #4; false: tabled cards of other melds may "
+                                "form a new meld alone, as nothing in the seed forbids)",
+                                seed_value=False, seed_case="silent",
+                                seed_why="the seed lets tabled cards 'resservir ... pour "
+                                         "d'autres combinaisons' and never says whether a "
+                                         "new combination may be made of tabled cards "
+                                         "alone; the catalogue (#4) asks for one from the "
+                                         "hand, as every declaration 'dépose' cards")
+    reuse_all_tabled: bool = knob(False, "the strict reading of seed 5.1's first sentence: "
+                                  "a declaration that reuses tabled cards must use all of "
+                                  "them ('doit résulter en l'utilisation de toutes les "
+                                  "cartes déjà déposées'); false: the clean-table rule "
+                                  "alone, every tabled card in some meld afterwards "
+                                  "(catalogue #5)",
+                                  seed_value=True, seed_case="contradicts",
+                                  seed_why="read strictly, 'l'utilisation de toutes les "
+                                           "cartes déjà déposées' forbids what 10.2 allows: "
+                                           "a chinois Carré 'rejoint par une 5e carte' "
+                                           "reuses three tabled cards and leaves the fourth; "
+                                           "the next sentence ('aucune carte ... ne doit "
+                                           "rester hors d'une combinaison') is the rule the "
+                                           "catalogue (#5) keeps")
     # meld values (seed 6)
     marriage: int = knob(20, "marriage (K + Q of a suit)", lo=0, hi=100_000)
     double_marriage: int = knob(80, "double marriage (a parallel second marriage)",
@@ -152,10 +176,14 @@ class BesigueKnobs(Knobs):
                              "if won, opens the best declaration (false: only shed the least "
                              "useful card, meld-blind; per seat: heuristic:chase_melds=false)",
                              policy=True)
-    search_stock: int = knob(12, "search player: searches the draw phase too once the stock "
-                             "holds at most this many cards (0: only the end phase, where "
-                             "nothing is hidden; before that it plays the heuristic)",
-                             lo=0, hi=192, policy=True)
+    search_stock: int = knob(12, "search player: the full budget (search_worlds) once the "
+                             "stock holds at most this many cards, and in the end phase; "
+                             "before that, search_draw_worlds", lo=0, hi=192, policy=True)
+    search_draw_worlds: int = knob(1, "search player: worlds per decision while the stock "
+                                   "holds more than search_stock cards, the early draw "
+                                   "phase where most melds are won (a cheaper budget: its "
+                                   "playouts are the longest; 0: play the heuristic there, "
+                                   "as before issue 32)", lo=0, hi=10_000, policy=True)
     search_worlds: int = search.worlds_knob(4)
     search_rollouts: int = search.rollouts_knob(1)
 
@@ -185,10 +213,11 @@ class BesigueKnobs(Knobs):
 (K_COPIES, K_HAND, K_CUT_TARGET, K_CUT_COINS, K_CUT_BONUS, K_GUESS_BONUS, K_BLANCHES,
  K_LAST, K_BRISQUE, K_RUBICON, K_FAIL_BONUS, K_WIN_BONUS, K_ROUND, K_TARGET, K_CLEAN,
  K_CHINOIS, K_MAR, K_DMAR, K_RMAR, K_DRMAR, K_BES, K_CAR, K_SEQ, K_RSEQ, K_TCAR,
- K_MAX_DEALS, K_CHASE, K_WORLDS, K_ROLLOUTS, K_SEARCH_STOCK, K_FROM_HAND, K_SEQ_REFORM) = (
+ K_MAX_DEALS, K_CHASE, K_WORLDS, K_ROLLOUTS, K_SEARCH_STOCK, K_FROM_HAND, K_SEQ_REFORM,
+ K_REUSE_ALL, K_DRAW_WORLDS) = (
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24, 28, 29,
-    30, 35, 36, 37, 38, 39, 40, 41)
-N_K = 42
+    30, 35, 36, 37, 38, 39, 40, 41, 42, 43)
+N_K = 44
 # K_BES .. +3: Bésigue ladder 1..4; K_CAR .. +3: four J, Q, K, A; K_TCAR .. +4: four trump
 # J, Q, K, 10, A (chinois).
 
@@ -216,6 +245,8 @@ def _vector(k: BesigueKnobs) -> np.ndarray:
     v[K_SEARCH_STOCK] = k.search_stock
     v[K_FROM_HAND] = k.card_from_hand
     v[K_SEQ_REFORM] = k.sequence_reform
+    v[K_REUSE_ALL] = k.reuse_all_tabled
+    v[K_DRAW_WORLDS] = k.search_draw_worlds
     return v
 
 
@@ -643,25 +674,113 @@ def count_type(state: np.ndarray, p: int, t: int, step: int) -> int:
 
 
 @hot
-def meld_cards(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> np.int64:
-    """``meld_laid`` with the rule "a card from the hand" as the knob says."""
-    return meld_laid(state, p, code, kv, kv[K_FROM_HAND] != 0)
+def same_sequence(state: np.ndarray, p: int, s: int, a: int, b: int) -> bool:
+    """Slots a and b of seat p are in one standing sequence of suit s, or in the remnant
+    (K + Q) such a sequence left when broken."""
+    m = (np.int64(1) << a) | (np.int64(1) << b)
+    for j in range(MAXM):
+        k = state[S_MK + p * MAXM + j]
+        if (k == KIND_SEQ + s or k == KIND_REM + s) and state[S_MM + p * MAXM + j] & m == m:
+            return True
+    return False
 
 
 @hot
-def meld_laid(state: np.ndarray, p: int, code: int, kv: np.ndarray, from_hand: bool
-              ) -> np.int64:
+def other_partner(state: np.ndarray, p: int, t: int, partner: int, old: int, s: int,
+                  trump: int, cov: np.int64) -> int:
+    """A slot of type t (not ``old``) that may marry slot ``partner`` in suit s: in no
+    standing marriage of the suit, not of ``partner``'s sequence; best ``preference``,
+    -1 if none."""
+    alt = -1
+    for i in range(HMAX):
+        if ty(state, p, i) != t or i == old:
+            continue
+        if meld_index(state, p, i, KIND_MAR + s, KIND_MAR + s + 1) >= 0:
+            continue
+        if same_sequence(state, p, s, partner, i):
+            continue
+        if alt < 0 or preference(state, p, i, trump, cov) < preference(state, p, alt, trump, cov):
+            alt = i
+    return alt
+
+
+@hot
+def role_step(code: int) -> int:
+    """What a card of declaration ``code`` may be swapped for: any card of its rank (8,
+    the plain fours: any suits, catalogue #11) or only its own type (1)."""
+    return 8 if code >= M_CAR and code < M_TCAR else 1
+
+
+@hot
+def same_role(a: int, b: int, step: int) -> bool:
+    return a == b if step == 1 else a % 8 == b % 8
+
+
+@hot
+def swap_in(state: np.ndarray, p: int, chosen: np.int64, i: int, pool: np.int64, step: int,
+            trump: int, cov: np.int64) -> np.int64:
+    """``chosen`` with slot i replaced by the best (``preference``) slot of ``pool`` that
+    plays the same role (``role_step``) and is not chosen yet; -1 if there is none."""
+    best = -1
+    for x in range(HMAX):
+        if not pool >> x & 1 or chosen >> x & 1 or ty(state, p, x) < 0:
+            continue
+        if not same_role(ty(state, p, x), ty(state, p, i), step):
+            continue
+        if best < 0 or preference(state, p, x, trump, cov) < preference(state, p, best, trump, cov):
+            best = x
+    if best < 0:
+        return np.int64(-1)
+    return (chosen & ~(np.int64(1) << i)) | (np.int64(1) << best)
+
+
+@hot
+def table_mask(state: np.ndarray, p: int) -> np.int64:
+    """The slots of seat p's cards on the table."""
+    m = np.int64(0)
+    for i in range(HMAX):
+        if ty(state, p, i) >= 0 and tabled(state, p, i):
+            m |= np.int64(1) << i
+    return m
+
+
+@hot
+def all_from_hand(state: np.ndarray, p: int, chosen: np.int64, out: np.int64, step: int,
+                  trump: int, cov: np.int64) -> np.int64:
+    """``chosen`` with each of its slots in ``out`` replaced by a card from the hand of
+    the same role, or -1 (the strict reading's fallback, knob ``reuse_all_tabled``)."""
+    hand = ~table_mask(state, p)
+    for i in range(HMAX):
+        if chosen >= 0 and chosen >> i & 1 and out >> i & 1:
+            chosen = swap_in(state, p, chosen, i, hand, step, trump, cov)
+    return chosen
+
+
+@hot
+def meld_cards(state: np.ndarray, p: int, code: int, kv: np.ndarray) -> np.int64:
+    """``meld_laid`` with the rules "a card from the hand" and "reuse all the tabled
+    cards" as the knobs say."""
+    return meld_laid(state, p, code, kv, kv[K_FROM_HAND] != 0, kv[K_REUSE_ALL] != 0)
+
+
+@hot
+def meld_laid(state: np.ndarray, p: int, code: int, kv: np.ndarray, from_hand: bool,
+              strict: bool) -> np.int64:
     """The slots declaration ``code`` lays (canonical copies, see ``preference``), or -1
     when it cannot be declared now. Rules checked:
 
     * the cards exist and none is in a standing meld of the same kind: "une carte
       mariée ne peut être mariée une seconde fois, tant que le premier Mariage est sur la
       table ... Il en va de même pour les Bésigues" (seed 10.2); a four's cards may join
-      a new four only in the chinois ("un Carré peut être rejoint par une 5e carte");
+      a new four only in the chinois ("un Carré peut être rejoint par une 5e carte du
+      même rang": a card of the rank, any suit, joins three of a standing four);
     * K + Q of one standing sequence (or its remnant) do not make a marriage (10.2);
+      either may marry another card;
     * at most four Bésigues stand: no quintuple (10.2);
     * at least one card comes from the hand (catalogue #4, knob ``card_from_hand``;
       ``from_hand`` false: the second meld of a crossed pair, checked by ``cross_cards``);
+    * knob ``reuse_all_tabled`` (``strict``; off for a crossed pair's second meld,
+      ``cross_cards`` checks the pair): a declaration reusing tabled cards uses all;
     * clean table (5.1): afterwards no tabled card of the seat is outside a meld.
     """
     if not enough_cards(state, p, code) or free_entries(state, p) < 4:
@@ -669,6 +788,7 @@ def meld_laid(state: np.ndarray, p: int, code: int, kv: np.ndarray, from_hand: b
     trump = state[S_TRUMP]
     chosen = np.int64(0)
     cov = kinds_mask(state, p, 0, 64)
+    four = -1  # a four's kind (the chinois "5e carte" check)
     if code >= M_MAR and code < M_BES:
         s = (code - M_MAR) // 2
         n = (code - M_MAR) % 2 + 1
@@ -686,23 +806,18 @@ def meld_laid(state: np.ndarray, p: int, code: int, kv: np.ndarray, from_hand: b
                         k_slot = i
                     else:
                         q_slot = i
-            j = meld_index(state, p, k_slot, KIND_SEQ + s, KIND_SEQ + s + 1)
-            if j < 0:
-                j = meld_index(state, p, k_slot, KIND_REM + s, KIND_REM + s + 1)
-            if j >= 0 and state[S_MM + p * MAXM + j] >> q_slot & 1:
-                # the K and Q of one sequence: take the Q from elsewhere if possible
-                chosen &= ~(np.int64(1) << q_slot)
-                alt = -1
-                for i in range(HMAX):
-                    if (ty(state, p, i) == s * 8 + RQ and i != q_slot and
-                            meld_index(state, p, i, KIND_MAR + s, KIND_MAR + s + 1) < 0 and
-                            not state[S_MM + p * MAXM + j] >> i & 1):
-                        if alt < 0 or preference(state, p, i, trump, cov) < \
-                                preference(state, p, alt, trump, cov):
-                            alt = i
-                if alt < 0:
-                    return np.int64(-1)
-                chosen |= np.int64(1) << alt
+            if same_sequence(state, p, s, k_slot, q_slot):
+                # the K and Q of one sequence or its remnant are no marriage (10.2): take
+                # another Q for this K, else another K for this Q (a hand K may marry
+                # the remnant's Q: only the two together are barred)
+                alt = other_partner(state, p, s * 8 + RQ, k_slot, q_slot, s, trump, cov)
+                if alt >= 0:
+                    chosen = (chosen & ~(np.int64(1) << q_slot)) | (np.int64(1) << alt)
+                else:
+                    alt = other_partner(state, p, s * 8 + RK, q_slot, k_slot, s, trump, cov)
+                    if alt < 0:
+                        return np.int64(-1)
+                    chosen = (chosen & ~(np.int64(1) << k_slot)) | (np.int64(1) << alt)
     elif code >= M_BES and code < M_CAR:
         n = code - M_BES + 1
         standing = count_kind(state, p, KIND_BES)
@@ -720,12 +835,14 @@ def meld_laid(state: np.ndarray, p: int, code: int, kv: np.ndarray, from_hand: b
         # after playing a member away); chinois: a fifth card joins and scores again
         ban = 0 if kv[K_CHINOIS] else KIND_CAR + ci
         chosen = pick(state, p, r, 32, 8, 4, ban, ban + 1 if ban else 0, chosen, trump, cov, np.int64(0))
+        four = KIND_CAR + ci
     elif code >= M_TCAR and code < M_SEQ:
         if not kv[K_CHINOIS] or trump < 0:
             return np.int64(-1)
         ri = code - M_TCAR
         t = trump * 8 + CARRE_RANKS[ri]
         chosen = pick(state, p, t, t + 1, 1, 4, 0, 0, chosen, trump, cov, np.int64(0))
+        four = KIND_CAR + ri
     elif code >= M_SEQ and code < N_DECLARE:
         s = code - M_SEQ
         used = np.int64(0) if kv[K_SEQ_REFORM] else state[S_SEQ_USED + p]
@@ -742,37 +859,59 @@ def meld_laid(state: np.ndarray, p: int, code: int, kv: np.ndarray, from_hand: b
         return np.int64(-1)
     if chosen < 0:
         return chosen
-    return checked(state, p, chosen, kv, cov, from_hand)
+    if four >= 0:
+        chosen = fifth_card(state, p, chosen, four, role_step(code), trump, cov)
+        if chosen < 0:
+            return chosen
+    return checked(state, p, chosen, kv, cov, from_hand, strict, role_step(code))
+
+
+@hot
+def fifth_card(state: np.ndarray, p: int, chosen: np.int64, kind: int, step: int, trump: int,
+               cov: np.int64) -> np.int64:
+    """A new four of a rank whose four stands (chinois only: the japonais bans those
+    cards) must be "rejoint par une 5e carte" (10.2): it holds a card outside every
+    standing four of the kind, else the same four would score again and again (only
+    possible with ``card_from_hand`` off: a card from the hand is such a card)."""
+    fours = kinds_mask(state, p, kind, kind + 1)
+    if fours == 0 or chosen & ~fours != 0:
+        return chosen
+    for i in range(HMAX):
+        if chosen >> i & 1:
+            c = swap_in(state, p, chosen, i, ~fours, step, trump, cov)
+            if c >= 0:
+                return c
+    return np.int64(-1)
 
 
 @hot
 def checked(state: np.ndarray, p: int, chosen: np.int64, kv: np.ndarray, cov: np.int64,
-            need_hand: bool) -> np.int64:
-    """At least one card from the hand (swapping a tabled copy for a hand copy of the
-    same type when needed), and the clean-table rule."""
-    from_hand = False
-    for i in range(HMAX):
-        if chosen >> i & 1 and not tabled(state, p, i):
-            from_hand = True
-    if not from_hand and need_hand:
-        swapped = False
+            need_hand: bool, strict: bool, step: int) -> np.int64:
+    """At least one card from the hand (swapping a tabled card for a hand card of the
+    same role, ``role_step``: a four of Aces takes any Ace), the strict reuse reading
+    when ``strict`` (all the tabled cards, else none: every tabled card swapped for a hand
+    card), and the clean-table rule."""
+    trump = state[S_TRUMP]
+    tab = table_mask(state, p)
+    from_hand = chosen & ~tab != 0
+    reuse = chosen & tab
+    if strict and reuse != 0 and (tab & ~chosen != 0 or (need_hand and not from_hand)):
+        chosen = all_from_hand(state, p, chosen, reuse, step, trump, cov)
+        if chosen < 0:
+            return chosen
+    elif need_hand and not from_hand:
+        swapped = np.int64(-1)
         for i in range(HMAX):
             if not chosen >> i & 1 or not cov >> i & 1:
                 continue  # keep the uncovered ones: the clean table needs them
-            for x in range(HMAX):
-                if ty(state, p, x) == ty(state, p, i) and not tabled(state, p, x) and not chosen >> x & 1:
-                    chosen = (chosen & ~(np.int64(1) << i)) | (np.int64(1) << x)
-                    swapped = True
-                    break
-            if swapped:
+            swapped = swap_in(state, p, chosen, i, ~tab, step, trump, cov)
+            if swapped >= 0:
                 break
-        if not swapped:
-            return np.int64(-1)
-    if kv[K_CLEAN]:
-        for i in range(HMAX):
-            if ty(state, p, i) >= 0 and tabled(state, p, i) and not chosen >> i & 1 \
-                    and not cov >> i & 1:
-                return np.int64(-1)
+        if swapped < 0:
+            return swapped
+        chosen = swapped
+    if kv[K_CLEAN] and tab & ~chosen & ~cov != 0:
+        return np.int64(-1)
     return chosen
 
 
@@ -895,10 +1034,18 @@ def cross_cards(state: np.ndarray, p: int, a: int, b: int, kv: np.ndarray) -> np
     entries = occupied(state, p)
     seq_used = state[S_SEQ_USED + p]
     trump = state[S_TRUMP]
-    lay(state, p, a, ca)
-    if trump < 0 and (a < M_BES or a >= M_SEQ):  # a fixes trump before b is valued
-        state[S_TRUMP] = (a - M_MAR) // 2 if a < M_BES else a - M_SEQ
-    cb = meld_laid(state, p, b, kv, False)
+    trump_by = state[S_TRUMP_BY]
+    tab0 = table_mask(state, p)
+    lay(state, p, a, ca)  # (a marriage or sequence fixes trump before b is valued)
+    cb = meld_laid(state, p, b, kv, False, False)
+    if cb >= 0 and kv[K_REUSE_ALL] and (ca | cb) & tab0 != 0 and tab0 & ~(ca | cb) != 0:
+        # the strict reading, for the pair: all the cards tabled before, or none of them
+        cb = all_from_hand(state, p, cb, cb & tab0, role_step(b), state[S_TRUMP],
+                           kinds_mask(state, p, 0, 64))
+        if cb >= 0 and (ca | cb) & tab0 != 0:
+            cb = np.int64(-1)
+        if cb >= 0 and kv[K_CLEAN] and table_mask(state, p) & ~cb & ~kinds_mask(state, p, 0, 64) != 0:
+            cb = np.int64(-1)
     # take a back
     for i in range(HMAX):
         if ca >> i & 1 and hand >> i & 1:
@@ -909,6 +1056,7 @@ def cross_cards(state: np.ndarray, p: int, a: int, b: int, kv: np.ndarray) -> np
             state[S_MS + p * MAXM + j] = 0
     state[S_SEQ_USED + p] = seq_used
     state[S_TRUMP] = trump
+    state[S_TRUMP_BY] = trump_by
     if cb < 0 or cb & ca == 0 or (kv[K_FROM_HAND] and cb & hand == 0):
         return np.int64(-1)
     return cb
@@ -973,10 +1121,15 @@ def occupied(state: np.ndarray, p: int) -> np.int64:
 @hot
 def lay(state: np.ndarray, p: int, code: int, chosen: np.int64) -> None:
     """Put the ``chosen`` slots on the table as the meld(s) of declaration ``code``
-    (no score: ``score_meld`` marks them)."""
+    (no score: ``score_meld`` marks them). The first marriage or sequence laid fixes
+    trump (seed 5.1: "fixé par la couleur de la première combinaison posée susceptible de
+    le fixer"), scored now or suspended, half of a crossed declaration."""
     for i in range(HMAX):
         if chosen >> i & 1:
             state[S_TAB + p * HMAX + i] = 1
+    if state[S_TRUMP] < 0 and (code < M_BES or code >= M_SEQ):
+        state[S_TRUMP] = (code - M_MAR) // 2 if code < M_BES else code - M_SEQ
+        state[S_TRUMP_BY] = p
     if code < M_BES:  # marriages: one meld per K + Q pair
         s = (code - M_MAR) // 2
         pair_up(state, p, chosen, s * 8 + RK, s * 8 + RQ, KIND_MAR + s)
@@ -995,11 +1148,8 @@ def lay(state: np.ndarray, p: int, code: int, chosen: np.int64) -> None:
 @hot
 def score_meld(state: np.ndarray, p: int, code: int, pts: int, rung: int) -> None:
     """Mark a meld of declaration ``code``'s type (``rung``: the Bésigue level it
-    reaches). The first marriage or sequence marked fixes trump (seed 5.1)."""
+    reaches). (Trump was fixed when the meld was laid, ``lay``.)"""
     if code < M_BES or code >= M_SEQ:
-        if state[S_TRUMP] < 0:
-            state[S_TRUMP] = (code - M_MAR) // 2 if code < M_BES else code - M_SEQ
-            state[S_TRUMP_BY] = p
         credit(state, p, S_MAR_PTS if code < M_BES else S_SEQ_PTS, pts)
     elif code < M_CAR:
         if rung > state[S_BES_MAX + p]:
@@ -1071,8 +1221,8 @@ def declare(state: np.ndarray, move: int, kv: np.ndarray) -> None:
 @hot
 def pair_up(state: np.ndarray, p: int, chosen: np.int64, ta: int, tb: int, kind: int) -> None:
     """One meld per (a, b) pair of the chosen slots. Two marriages laid together are
-    paired so that neither takes the K and Q of one sequence (a sequence holds one of
-    each, so crossing the pairs always works); ``meld_cards`` already checked one."""
+    paired so that neither takes the K and Q of one sequence or remnant (10.2; a sequence
+    holds one of each, so crossing the pairs always works)."""
     a0 = -1
     a1 = -1
     b0 = -1
@@ -1091,10 +1241,7 @@ def pair_up(state: np.ndarray, p: int, chosen: np.int64, ta: int, tb: int, kind:
                     b1 = i
     if kind < KIND_BES and a1 >= 0:
         s = kind - KIND_MAR
-        j = meld_index(state, p, a0, KIND_SEQ + s, KIND_SEQ + s + 1)
-        if j < 0:
-            j = meld_index(state, p, a0, KIND_REM + s, KIND_REM + s + 1)
-        if j >= 0 and state[S_MM + p * MAXM + j] >> b0 & 1:
+        if same_sequence(state, p, s, a0, b0) or same_sequence(state, p, s, a1, b1):
             b0, b1 = b1, b0
     if kind >= KIND_BES:  # Bésigues: any number of pairs, in slot order
         rest = chosen

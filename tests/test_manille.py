@@ -15,9 +15,10 @@ import pytest
 from simlab import rng
 from simlab.games import get_game
 from simlab.games import manille as M
+from simlab.games.manille.rules import manille_legal
 from simlab.knobs import SimlabError
 from simlab.runner import simulate
-from simlab.tricks import R_PARTNER_EXEMPT, bit, legal_cards, partner_winning, update_trick
+from simlab.tricks import bit, update_trick
 
 DECK = M.DECK
 SUIT_OF = DECK.suit
@@ -43,12 +44,12 @@ def legal(hand: list[str], trick: list[tuple[int, str]], seat: int, trump: int,
         led, win, win_seat = update_trick(cid(c), s, led, win, win_seat, trump, tb.suit_of,
                                           above)
     leader = trick[0][0] if trick else seat
-    pw = partner_winning(win, win_seat, leader, seat, M.TEAM_OF, rules[R_PARTNER_EXEMPT])
+    table = np.array([cid(c) for _, c in trick] + [-1] * (4 - len(trick)), dtype=np.int64)
     h = np.uint64(0)
     for c in hand:
         h |= bit(cid(c))
-    mask = legal_cards(h, led, win, pw, trump, tb.suit_of, tb.suit_mask, tb.excuse_mask,
-                       above, rules)
+    mask = manille_legal(h, table, len(trick), led, win, win_seat, leader, seat, M.TEAM_OF,
+                         trump, tb.suit_of, tb.suit_mask, tb.excuse_mask, above, rules)
     assert mask & ~h == 0  # only cards of the hand
     return {c for c in hand if mask & bit(cid(c))}
 
@@ -61,14 +62,17 @@ def test_example_4_overplay():
     # knob: only follow
     assert legal(["10♥", "8♥", "7♠"], trick, 1, CLUBS, must_overplay_in_suit=False) == {
         "10♥", "8♥"}
-    # "la dernière carte posée" is the best card of the led suit, not the last one
-    assert legal(["A♥", "Q♥"], [(0, "K♥"), (1, "7♥")], 2, CLUBS) == {"A♥"}
+    # "supérieure à la dernière carte posée": the last card of the led suit laid (7♥), so
+    # Q♥ will do; overplay_reference=best: the best card (K♥), only A♥
+    assert legal(["A♥", "Q♥"], [(0, "K♥"), (1, "7♥")], 2, CLUBS) == {"A♥", "Q♥"}
+    assert legal(["A♥", "Q♥"], [(0, "K♥"), (1, "7♥")], 2, CLUBS,
+                 overplay_reference="best") == {"A♥"}
     # the obligation lapses once the trick is trumped
     assert legal(["10♥", "8♥"], [(0, "K♥"), (1, "7♣")], 2, CLUBS) == {"10♥", "8♥"}
 
 
 def test_overplay_on_partner_and_its_exemption_knob():
-    trick = [(0, "K♥"), (1, "7♥")]  # partner (seat 0) is winning
+    trick = [(0, "K♥"), (1, "9♥")]  # partner (seat 0) is winning
     assert legal(["10♥", "8♥"], trick, 2, CLUBS) == {"10♥"}  # literal rule
     assert legal(["10♥", "8♥"], trick, 2, CLUBS, partner_overplay_exempt=True) == {"10♥", "8♥"}
 
@@ -105,10 +109,11 @@ def test_partner_exception_leader_only_vs_any_partner():
     for mode in ("any_partner", "leader_only"):
         assert legal(["7♣", "K♠"], [(0, "9♥"), (1, "A♥")], 2, CLUBS,
                      partner_exception=mode) == {"7♣"}
-    # partner trumped and wins: any_partner frees me even from overtrumping
+    # partner trumped and wins: any_partner frees me from trumping, leader_only does not
     trick = [(0, "7♥"), (1, "8♣"), (2, "9♥")]
-    assert legal(["A♣", "K♠"], trick, 3, CLUBS) == {"A♣", "K♠"}
-    assert legal(["A♣", "K♠"], trick, 3, CLUBS, partner_exception="leader_only") == {"A♣"}
+    assert legal(["A♣", "K♠"], trick, 3, CLUBS, partner_exception="any_partner") == {
+        "A♣", "K♠"}
+    assert legal(["A♣", "K♠"], trick, 3, CLUBS) == {"A♣"}
 
 
 def test_trump_lead_must_be_overplayed():
@@ -120,10 +125,12 @@ def test_trump_lead_is_an_ordinary_suit_for_the_overplay_knobs():
     # must_overplay_in_suit=false: following a trump lead, any trump will do
     assert legal(["10♣", "7♣", "K♠"], [(0, "A♣")], 1, CLUBS,
                  must_overplay_in_suit=False) == {"10♣", "7♣"}
-    # the best trump on the trick, not the last one, is the card to beat
-    assert legal(["A♣", "Q♣"], [(0, "K♣"), (1, "7♣")], 2, CLUBS) == {"A♣"}
+    # the last trump laid is the card to beat (overplay_reference=best: the best trump)
+    assert legal(["A♣", "Q♣"], [(0, "K♣"), (1, "7♣")], 2, CLUBS) == {"A♣", "Q♣"}
+    assert legal(["A♣", "Q♣"], [(0, "K♣"), (1, "7♣")], 2, CLUBS,
+                 overplay_reference="best") == {"A♣"}
     # partner (seat 0) led the K of trump and is winning: overplay by default...
-    trick = [(0, "K♣"), (1, "7♣")]
+    trick = [(0, "K♣"), (1, "9♣")]
     assert legal(["10♣", "8♣", "A♠"], trick, 2, CLUBS) == {"10♣"}
     # ... freed by partner_overplay_exempt, in both partner_exception modes
     for mode in ("any_partner", "leader_only"):
@@ -133,12 +140,13 @@ def test_trump_lead_is_an_ordinary_suit_for_the_overplay_knobs():
     assert legal(["10♣", "8♣"], [(0, "K♣"), (1, "A♣")], 2, CLUBS,
                  partner_overplay_exempt=True) == {"10♣"}
     # my partner (seat 1) overplayed the opponent's lead: any_partner frees me, not
-    # leader_only (my partner is not the leader)
+    # leader_only (my partner is not the leader); overplay_reference=best, so that the
+    # card to beat is the A♣
     trick = [(0, "K♣"), (1, "A♣"), (2, "7♣")]
-    assert legal(["10♣", "8♣"], trick, 3, CLUBS, partner_overplay_exempt=True) == {
-        "10♣", "8♣"}
     assert legal(["10♣", "8♣"], trick, 3, CLUBS, partner_overplay_exempt=True,
-                 partner_exception="leader_only") == {"10♣"}
+                 partner_exception="any_partner", overplay_reference="best") == {"10♣", "8♣"}
+    assert legal(["10♣", "8♣"], trick, 3, CLUBS, partner_overplay_exempt=True,
+                 partner_exception="leader_only", overplay_reference="best") == {"10♣"}
 
 
 # --- (b) scoring: examples 1-3 --------------------------------------------------------
@@ -233,8 +241,9 @@ def test_knobs_trick_point_and_mark_full():
 
 def test_rule_knobs_reach_the_kernel():
     base, _, _ = _frame(M.ManilleKnobs(), RAND, 4, 2000)
-    for change in ({"must_overplay_in_suit": False}, {"partner_exception": "leader_only"},
-                   {"partner_overplay_exempt": True}):
+    for change in ({"must_overplay_in_suit": False}, {"partner_exception": "any_partner"},
+                   {"partner_overplay_exempt": True}, {"overplay_reference": "best"},
+                   {"overtrump_partner": True}):
         rows, _, _ = _frame(M.ManilleKnobs(**change), RAND, 4, 2000)
         assert not np.array_equal(rows, base), change
         # same shuffles (common random numbers): same dealt cards and trump
@@ -246,7 +255,7 @@ def test_knob_validation():
         M.ManilleKnobs(variant="bridge")
     with pytest.raises(SimlabError, match="out of range"):
         M.ManilleKnobs(target=0)
-    with pytest.raises(SimlabError, match="any_partner, leader_only"):
+    with pytest.raises(SimlabError, match="leader_only, any_partner"):
         get_game("manille").make_knobs({"partner_exception": "nobody"})
     assert get_game("manille").make_knobs({"target": "150"}).target == 150
 

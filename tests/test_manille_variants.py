@@ -158,8 +158,9 @@ def test_sans_atout_no_trumping():
 
 
 def test_trump_choice_a_toi_contre_and_surcontre():
-    for variant in ("belge", "coinchee"):
-        s, kv, rules, tb, _, _ = dealt_state(variant, 1, dealer=1)
+    # coinchee: the seed's coinche has no surcoinche; coinchee_surcoinche borrows belge's
+    for variant, extra in (("belge", {}), ("coinchee", {"coinchee_surcoinche": True})):
+        s, kv, rules, tb, _, _ = dealt_state(variant, 1, dealer=1, **extra)
         assert s[R.S_PHASE] == V.P_TRUMP and s[R.S_TO_MOVE] == 1 and s[R.S_TURNED] == -1
         assert options(s, kv) == [0, 1, 2, 3, V.NO_TRUMP, V.PASS_CHOICE]
         decide(s, kv, V.PASS_CHOICE)  # "à toi": the partner must choose
@@ -174,6 +175,16 @@ def test_trump_choice_a_toi_contre_and_surcontre():
         assert s[R.S_PHASE] == V.P_SURCONTRE and s[R.S_TO_MOVE] == 1
         decide(s, kv, 1)
         assert s[V.S_CONTRE] == 2 and s[R.S_PHASE] == R.P_PLAY and s[R.S_TO_MOVE] == 2
+    # coinchée as printed: a coinche doubles, nothing more, and the play starts
+    s, kv, rules, tb, _, _ = dealt_state("coinchee", 1, dealer=1)
+    decide(s, kv, HEARTS)
+    decide(s, kv, 1)
+    assert s[V.S_CONTRE] == 1 and s[R.S_PHASE] == R.P_PLAY and s[R.S_TO_MOVE] == 2
+    # ... and belge without its surcontre knob likewise
+    s, kv, rules, tb, _, _ = dealt_state("belge", 1, dealer=1, surcontre=False)
+    decide(s, kv, HEARTS)
+    decide(s, kv, 1)
+    assert s[V.S_CONTRE] == 1 and s[R.S_PHASE] == R.P_PLAY
     # no contre knob: straight to the play; Sans-Atout is trump -1
     s, kv, rules, tb, _, _ = dealt_state("coinchee", 1, dealer=0, contre=False)
     decide(s, kv, V.NO_TRUMP)
@@ -274,11 +285,12 @@ def test_encheres_marks_and_fail_modes():
 def test_folle_dealer_names_trump_and_leads_and_points_are_a_penalty():
     s, kv, rules, tb, _, _ = dealt_state("folle", 4, dealer=2)
     assert s[R.S_PHASE] == V.P_TRUMP and s[R.S_TO_MOVE] == 2 and s[R.S_TURNED] == -1
-    assert options(s, kv) == [0, 1, 2, 3, V.NO_TRUMP]
+    # seed: "c'est le donneur qui fixe l'atout": a suit; Sans-Atout only by knob
+    assert options(s, kv) == [0, 1, 2, 3]
     decide(s, kv, SPADES)
     assert s[R.S_PHASE] == R.P_PLAY and s[R.S_TO_MOVE] == 2  # the dealer leads
-    s, kv, rules, tb, _, _ = dealt_state("folle", 4, dealer=2, folle_allow_sa=False)
-    assert options(s, kv) == [0, 1, 2, 3]
+    s, kv, rules, tb, _, _ = dealt_state("folle", 4, dealer=2, folle_allow_sa=True)
+    assert options(s, kv) == [0, 1, 2, 3, V.NO_TRUMP]
     s, kv = finished("folle", [10, 25, 10, 15], [1, 4, 1, 2])
     assert marks_of(s, kv) == ([-11, -29, -11, -17], -1)  # a shared minimum: no winner
     s, kv = finished("folle", [9, 26, 10, 15], [1, 4, 1, 2])
@@ -375,7 +387,8 @@ def test_deal_invariants_and_conservation(variant):
         if "contre" in f.columns:
             c = f["contre"].to_numpy()
             mult = np.where(c == 1, 2, np.where(c == 2, 4, 1))
-            assert set(np.unique(c)) == {0, 1, 2}  # every decision is taken sometimes
+            # every decision is taken sometimes (no surcoinche in the seed's coinchée)
+            assert set(np.unique(c)) == ({0, 1} if variant == "coinchee" else {0, 1, 2})
         t0, t1 = f["team_points_t0"].to_numpy(), f["team_points_t1"].to_numpy()
         assert (s[0] == np.where(t0 > t1, t0 - total // 2, 0) * mult).all()
         assert (s[1] == np.where(t1 > t0, t1 - total // 2, 0) * mult).all()
@@ -500,7 +513,9 @@ def test_variant_questions_are_finite_and_computed_as_defined():
             "belge": "q7.contre_right", "trois": "q8.dummy_team"}
     for variant, key in keys.items():
         k = M.ManilleKnobs(variant=variant)
-        f = simulate("manille", 1500, seed=4, params={"variant": variant})
+        # enchères: enough deals for 20 takes at bids of 30 or more
+        n = 3000 if variant == "encheres" else 1500
+        f = simulate("manille", n, seed=4, params={"variant": variant})
         ms = named(game, f, k, "deal", "Manille questions")
         check_all_finite(ms)
         assert ms[f"manille.{key}"].headline

@@ -58,7 +58,9 @@ def test_decisions_never_peek(variant):
     phases = set()
     chosen = set()
     not_first = 0
-    positions = decision_positions(variant)
+    # coinchée: with the borrowed surcoinche, so that every decision comes up
+    extra = {"coinchee_surcoinche": True} if variant == "coinchee" else {}
+    positions = decision_positions(variant, **extra)
     for s, kv, rules, tb in positions:
         phases.add(int(s[R.S_PHASE]))
         c = decide(s, kv, rules, tb)

@@ -14,8 +14,10 @@ from simlab.games.manille.rules import (
     C_DEALER,
     C_SCORE,
     C_WIN_TEAM,
+    FAULT,
     HAND,
     K_MAX_DEALS,
+    K_RENONCE,
     K_RESHUFFLE,
     K_TARGET,
     K_TWO_IN_A_ROW,
@@ -42,9 +44,11 @@ from simlab.games.manille.rules import (
     ManilleKnobs,
     _vector,
     apply_move,
+    apply_renonce,
     cut_gathered_tricks,
     deal,
     draw_cut,
+    draw_renonce,
     legal_cards_now,
     play_card,
     rules_for,
@@ -134,6 +138,9 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, seat_
             play_deal_any(state, deck, dealer, pol, seat_kv, kv, rules, tb,
                           rng.stream(seed, d, 0, rng.POLICY), seed, d, 0, out[i], dealt[j],
                           hands_out[j], world, work)
+        offender = draw_renonce(rng.stream(seed, d, 0, FAULT), dealer, kv[K_RENONCE])
+        if offender >= 0:
+            apply_renonce(out[i], offender, dealer)
     return out, dealt, hands_out
 
 
@@ -190,6 +197,10 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, sea
             else:
                 play_deal_any(state, deck, dealer, pol, seat_kv, kv, rules, tb, st, seed, m, n_deals + 1,
                               row, dealt, hands_out, world, work)
+            offender = draw_renonce(rng.stream(seed, m, n_deals + 1, FAULT), dealer,
+                                    kv[K_RENONCE])
+            if offender >= 0:
+                apply_renonce(row, offender, dealer)
             n_deals += 1
             score0 += row[C_SCORE]
             score1 += row[C_SCORE + 1]

@@ -55,11 +55,12 @@ from simlab.games.manille.rules import (
     hand_of,
     legal_cards_now,
     legal_moves,
+    manille_legal,
     play_card,
     team_marks,
 )
 from simlab.jit import batch, hot, hot_inline
-from simlab.trickinfo import play_exclusions, sample_places
+from simlab.trickinfo import sample_places
 from simlab.tricks import (
     EMPTY,
     ONE,
@@ -309,6 +310,43 @@ def playout(sim: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> No
 
 # --- what a seat sees, and worlds consistent with it ---------------------------------------
 @hot
+def manille_exclusions(hist: np.ndarray, n_plays: int, first_leader: int, trump: int,
+                       rules: np.ndarray, tb: tuple, team_of: np.ndarray,
+                       excluded: np.ndarray, played_by: np.ndarray) -> None:
+    """``simlab.trickinfo.play_exclusions`` under Manille's rules of play
+    (``rules.manille_legal``: the last card of the led suit to beat, the partner's trump
+    not to overtrump): replay the ``n_plays`` cards of ``hist`` and add to
+    ``excluded[p]`` every card seat p would have had to play instead of the one it
+    played; ``played_by[p]`` gets its cards."""
+    suit_of, suit_mask, excuse_mask = tb[0], tb[1], tb[2]
+    above_t = tb[5][trump + 1]
+    leader = first_leader
+    led = -1
+    win = -1
+    win_seat = -1
+    for i in range(n_plays):
+        k = i % 4
+        if k == 0:
+            led = -1
+            win = -1
+            win_seat = -1
+        p = (leader + k) % 4
+        c = hist[i]
+        played_by[p] |= bit(c)
+        if k > 0:
+            for x in range(N_CARDS):
+                if x != c and not has(excluded[p], x):
+                    two = bit(c) | bit(x)
+                    if not has(manille_legal(two, hist[i - k:i], k, led, win, win_seat, leader,
+                                             p, team_of, trump, suit_of, suit_mask,
+                                             excuse_mask, above_t, rules), c):
+                        excluded[p] |= bit(x)
+        led, win, win_seat = update_trick(c, p, led, win, win_seat, trump, suit_of, above_t)
+        if k == 3:
+            leader = win_seat
+
+
+@hot
 def seat_information(state: np.ndarray, seat: int, rules: np.ndarray, tb: tuple,
                      excluded: np.ndarray, played_by: np.ndarray) -> np.uint64:
     """The cards hidden from ``seat`` (a mask): not in its hand and not played. Fills
@@ -323,8 +361,8 @@ def seat_information(state: np.ndarray, seat: int, rules: np.ndarray, tb: tuple,
         if q != state[S_DEALER]:
             excluded[q] = turned
     n_plays = state[S_TRICK] * 4 + state[S_N_TABLE]
-    play_exclusions(state[S_HIST:S_HIST + 32], n_plays, (state[S_DEALER] + 1) % 4,
-                    state[S_TRUMP], N_CARDS, rules, tb, TEAM_OF, excluded, played_by)
+    manille_exclusions(state[S_HIST:S_HIST + 32], n_plays, (state[S_DEALER] + 1) % 4,
+                       state[S_TRUMP], rules, tb, TEAM_OF, excluded, played_by)
     return ALL_CARDS & ~hand_of(state, seat) & ~np.uint64(state[S_GONE])
 
 

@@ -30,10 +30,13 @@ from simlab import rng, search
 from simlab.decks import SUITS, get_deck
 from simlab.games.base import BOOL, Column
 from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, knob
+from simlab.knobs import Knobs, SimlabError, knob
 from simlab.tricks import (
+    EMPTY,
+    N_RULES,
     PARTNER_ANY,
     PARTNER_LEADER_ONLY,
+    R_MUST_TRUMP,
     R_PARTNER_EXEMPT,
     TrickTables,
     bit,
@@ -84,16 +87,29 @@ class ManilleKnobs(Knobs):
                      "(excess, e.g. 48 -> 14) or all its points (full); not stated in the "
                      "seed", choices=("excess", "full"))
     must_overplay_in_suit: bool = knob(
-        True, "following the led suit while no trump is on the trick: must beat the best "
-        "card of the led suit if able (false: only follow)")
+        True, "following the led suit while no trump is on the trick: must beat a card of "
+        "the led suit if able (which one: overplay_reference; false: only follow)")
+    overplay_reference: str = knob(
+        "last", "must_overplay_in_suit: the card to beat is the last card of the led suit "
+        "laid on the trick (last, the seed's 'supérieure à la dernière carte posée'), or "
+        "the best card of the led suit (best, the common table rule and the catalogue's "
+        "former resolution); either way the obligation lapses once a trump is on a plain "
+        "trick", choices=("last", "best"), seed_value="last")
     partner_overplay_exempt: bool = knob(
         False, "no overplay obligation in suit while the partner is winning (see "
         "partner_exception for which partner)")
     partner_exception: str = knob(
-        "any_partner", "void in the led suit: no obligation to trump while a partner is "
-        "winning the trick (any_partner), or only while the leader's card is still master "
-        "and you are the leader's partner (leader_only, the seed's literal wording)",
-        choices=("any_partner", "leader_only"), seed_value="leader_only")
+        "leader_only", "void in the led suit: no obligation to trump only while the "
+        "leader's card is still master and you are the leader's partner (leader_only, the "
+        "seed's wording: 'le partenaire du joueur qui a détenu la première carte ... si "
+        "cette carte est encore maître'), or while any partner is winning the trick "
+        "(any_partner, a common table custom)",
+        choices=("leader_only", "any_partner"), seed_value="leader_only")
+    overtrump_partner: bool = knob(
+        False, "void, not exempt, and the trick's best trump is the partner's: must "
+        "overtrump it if able (true, the Déroulement's 'en surmontant encore si un atout "
+        "est déjà sur table'), or any trump will do (false, the Objectif's 'quand "
+        "l'adversaire a coupé, il faut obligatoirement surcouper')", seed_value=False)
     two_in_a_row_end: bool = knob(
         False, "the match also ends when a team wins two consecutive deals (a void deal "
         "breaks the run)")
@@ -102,7 +118,10 @@ class ManilleKnobs(Knobs):
         "(false, the seed's 'selon les accords': later deals take the previous deal's "
         "tricks in the order they were won, cut once by the player on the dealer's right, "
         "which correlates the hands); a deal-level run is a row of first deals and "
-        "ignores it", seed_value=False)
+        "ignores it", seed_value=False, seed_case="silent",
+        seed_why="the book makes the cut-only later deals a matter of the players' "
+        "agreement ('selon les accords entre les joueurs') and does not say what is done "
+        "without one, so the default is the shuffle that keeps deals independent")
     # --- the variants' own knobs (variants.py) ---
     belge_deals: int = knob(20, "belge: deals in a match (the seed's 20: each team "
                             "announces in half of them); the higher total wins", lo=2, hi=1000)
@@ -113,8 +132,12 @@ class ManilleKnobs(Knobs):
                                    "double (seed)")
     contre: bool = knob(True, "belge, coinchee: the opponents may contre (coinche) the "
                         "announced trump")
-    surcontre: bool = knob(True, "belge, coinchee: the announcing team may surcontre a "
-                           "contre (the seed's belge; borrowed by coinchee per the catalogue)")
+    surcontre: bool = knob(True, "belge: the announcer's partner may surcontre a contre "
+                           "(seed: 'son partenaire peut également surcontrer')")
+    coinchee_surcoinche: bool = knob(
+        False, "coinchee: the demandeur's partner may surcoinche a coinche (x "
+        "surcontre_multiplier), borrowed from belge; false: the seed's coinchée, a coinche "
+        "that doubles and nothing more", seed_value=False)
     contre_multiplier: int = knob(2, "belge, coinchee: what a contre multiplies the deal's "
                                   "marks by (whoever wins)", lo=1, hi=4)
     surcontre_multiplier: int = knob(4, "belge, coinchee: what a surcontre multiplies the "
@@ -125,9 +148,16 @@ class ManilleKnobs(Knobs):
                           "three others, each marking ceil(bid / 3) (share); each of them "
                           "marks the bid (each_full); the bidder marks minus the bid "
                           "(bidder_minus)", choices=("share", "each_full", "bidder_minus"))
-    folle_allow_sa: bool = knob(True, "folle: the dealer may name no trump (the catalogue's "
-                                "'short suit or none'; the seed only says 'fixe l'atout')",
+    folle_allow_sa: bool = knob(False, "folle: the dealer may also name no trump (true, the "
+                                "catalogue's former 'short suit or none'); false: a suit, "
+                                "the seed's 'c'est le donneur qui fixe l'atout'",
                                 seed_value=False)
+    folle_count: str = knob("points", "folle: what a seat takes and wants as low as "
+                            "possible: its card points + tricks (points, the seed's 'le "
+                            "score le plus bas', the game 'en 100 points'), or its tricks "
+                            "only (tricks, the seed's 'le moins de levées possible'); the "
+                            "seed names both", choices=("points", "tricks"),
+                            seed_value="points")
     dummy_exposure: str = knob("face_up", "trois: the dummy's 8 cards lie face up "
                                "(face_up), or as in deux: 4 face down under 4 face up, "
                                "turned when uncovered (half_hidden)",
@@ -136,6 +166,13 @@ class ManilleKnobs(Knobs):
                             "seed: 'jouée généralement en 44 points')", lo=1, hi=100000)
     max_deals: int = knob(1000, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=100000)
+    renonce_per_mille: int = knob(
+        0, "classic: per player and deal, chance (in 1/1000) that the player revokes (a "
+        "renonce: breaks a rule of play); the deal is annulled and his team's opponents "
+        "mark 34 (seed: 'le coup du moment est alors annulé et l'équipe écope de 34 points "
+        "de pénalité qui seront attribués à son adversaire'); the first offender from the "
+        "dealer's left counts. A model of a player's error, not a rule: 0 by default",
+        lo=0, hi=1000, policy=True, per_seat=False)
     # heuristic policy
     win_min_points: int = knob(3, "heuristic: before the last seat, take a trick from the "
                                "opponents only when it would hold at least this many card "
@@ -199,6 +236,11 @@ class ManilleKnobs(Knobs):
                             "worlds: perfect information (catalogue question 6, à deux)",
                             lo=-1, hi=1, policy=True)
 
+    def check(self) -> None:
+        if self.renonce_per_mille and self.variant != "classic":
+            raise SimlabError("knob 'renonce_per_mille' is simulated in the classic game "
+                              f"only, not variant={self.variant!r}; set it to 0")
+
 
 # Knob vector layout for the kernels (plain ints keep the kernels' signature stable).
 (K_VARIANT, K_TARGET, K_TRICK_POINT, K_MARK_FULL, K_TWO_IN_A_ROW, K_MAX_DEALS, K_WIN_MIN,
@@ -206,7 +248,7 @@ class ManilleKnobs(Knobs):
  K_SURCONTRE, K_CONTRE_MULT, K_SURCONTRE_MULT, K_MIN_BID, K_FAIL_MODE, K_FOLLE_SA,
  K_HALF_HIDDEN, K_DEUX_TARGET, K_PASS_BELOW, K_CONTRE_MIN, K_SURCONTRE_MIN, K_BID_PERCENT,
  K_ORACLE, K_SA_MIN, K_DECISION_WORLDS, K_CAREFUL, K_KEEP_TRUMPS, K_DRAW_TRUMPS, K_SAFE_CASH,
- K_DISCARD_PLAIN, N_K) = range(35)
+ K_DISCARD_PLAIN, K_SURCOINCHE, K_FOLLE_TRICKS, K_RENONCE, N_K) = range(38)
 FAIL_MODES = ("share", "each_full", "bidder_minus")
 
 
@@ -246,26 +288,42 @@ def _vector(k: ManilleKnobs) -> np.ndarray:
     v[K_DRAW_TRUMPS] = k.draw_trumps
     v[K_SAFE_CASH] = k.safe_cash
     v[K_DISCARD_PLAIN] = k.discard_plain_upto
+    v[K_SURCOINCHE] = k.coinchee_surcoinche
+    v[K_FOLLE_TRICKS] = k.folle_count == "tricks"
+    v[K_RENONCE] = k.renonce_per_mille
     return v
 
 
+# Manille's own rule flags, after the shared ones of ``simlab.tricks`` (which reads only
+# its N_RULES first): read by ``manille_legal``.
+R_OVERPLAY_LAST = N_RULES  # the card to beat in suit is the last one of the led suit laid
+R_OVERTRUMP_PARTNER_TRUMP = N_RULES + 1  # not exempt: overtrump even the partner's trump
+N_MANILLE_RULES = N_RULES + 2
+
+
 def rules_for(k: ManilleKnobs) -> np.ndarray:
-    """Obligations of play as ``simlab.tricks`` rule flags: follow suit, overplay in suit
-    while no trump is on the trick; void -> trump unless a partner is winning; a trump on
-    the trick must be overtrumped if able, otherwise discard freely (no undertrump); no
-    overtrump obligation when exempt because the partner is winning. A trump lead is an
-    ordinary suit (``raise_trump_lead=False``): following it, the overplay obligation and
-    its partner exemption are those of ``must_overplay_in_suit`` and
-    ``partner_overplay_exempt``."""
+    """Obligations of play as ``simlab.tricks`` rule flags, then Manille's own two: follow
+    suit, overplay in suit while no trump is on the trick (the last card of the led suit
+    laid, or the best: ``overplay_reference``); void -> trump unless exempt by
+    ``partner_exception``; an opponent's trump on the trick must be overtrumped if able,
+    otherwise discard freely (no undertrump); the partner's winning trump need not be
+    overtrumped (``overtrump_partner``); no overtrump obligation when exempt. A trump lead
+    is an ordinary suit (``raise_trump_lead=False``): following it, the overplay
+    obligation and its partner exemption are those of ``must_overplay_in_suit`` and
+    ``partner_overplay_exempt``. ``manille_legal`` applies them."""
     partner = PARTNER_ANY if k.partner_exception == "any_partner" else PARTNER_LEADER_ONLY
     # Enchères, seed: the defenders "ne sont pas obligés de monter ni de couper sur les
     # cartes de leur collègue": no overplay nor trump while a fellow defender wins.
     encheres = k.variant == "encheres"
-    return make_rules(must_trump=True, partner_exempt=PARTNER_ANY if encheres else partner,
-                      must_overtrump=True, undertrump=False, overtrump_partner=False,
-                      must_beat_led=k.must_overplay_in_suit,
-                      beat_led_partner_exempt=k.partner_overplay_exempt or encheres,
-                      raise_trump_lead=False)
+    shared = make_rules(must_trump=True, partner_exempt=PARTNER_ANY if encheres else partner,
+                        must_overtrump=True, undertrump=False, overtrump_partner=False,
+                        must_beat_led=k.must_overplay_in_suit,
+                        beat_led_partner_exempt=k.partner_overplay_exempt or encheres,
+                        raise_trump_lead=False)
+    own = np.zeros(N_MANILLE_RULES - N_RULES, dtype=np.int64)
+    own[R_OVERPLAY_LAST - N_RULES] = k.overplay_reference == "last"
+    own[R_OVERTRUMP_PARTNER_TRUMP - N_RULES] = k.overtrump_partner
+    return np.concatenate((shared, own))
 
 
 def tables(knobs: ManilleKnobs | None = None) -> TrickTables:
@@ -286,7 +344,8 @@ def deal_columns(knobs: ManilleKnobs | None = None) -> list[Column]:
         return variant_deal_columns(knobs.variant)[0]
     cols = [Column("deal"), Column("dealer"),
             Column("annulled", BOOL, help="the deal is annulled: 34-34 (le tour est "
-                   "annulé; renonce is not simulated)")]
+                   "annulé), or a renonce (only with renonce_per_mille > 0: void_deal "
+                   "false, the offender's opponents mark 34)")]
     cols += [Column(f"score_s{i}", help="points the seat's team marks this deal")
              for i in range(4)]
     cols += [Column(f"tricks_s{i}") for i in range(4)]
@@ -412,15 +471,56 @@ def choose_trump(turned: int) -> int:
 # legal_cards_now and play_card (and the heuristic's card choice) are inlined into the
 # kernels' loops at numba IR level: the heuristic run measured 1.3-1.5x faster so.
 @hot_inline
+def manille_legal(hand: np.uint64, table: np.ndarray, n_table: int, led: int, win: int,
+                  win_seat: int, leader: int, seat: int, team_of: np.ndarray, trump: int,
+                  suit_of: np.ndarray, suit_mask: np.ndarray, excuse_mask: np.uint64,
+                  above_t: np.ndarray, rules: np.ndarray) -> np.uint64:
+    """The cards of ``hand`` that ``seat`` may play on the trick ``table[:n_table]`` (card
+    ids in play order; its led suit, winning card and seat ``led``, ``win``,
+    ``win_seat``): ``tricks.legal_cards`` with Manille's two own rules (``rules_for``).
+
+    * In suit (``R_OVERPLAY_LAST``), seed: "mettre une carte de valeur supérieure à la
+      dernière carte posée et dans la même couleur": the card to beat is the last card of
+      the led suit laid (a discard of another suit is passed over). The obligation lapses
+      once a trump is on a plain trick, as with the best card.
+    * Void, a trump on the trick that is the partner's, and not exempt: seed, "quand
+      l'adversaire a coupé, il faut obligatoirement surcouper si on peut": the partner's
+      trump is not the adversary's, so any trump will do (``R_OVERTRUMP_PARTNER_TRUMP``
+      off)."""
+    pw = partner_winning(win, win_seat, leader, seat, team_of, rules[R_PARTNER_EXEMPT])
+    if led >= 0:
+        follow = hand & suit_mask[led]
+        trump_on = trump >= 0 and suit_of[win] == trump
+        if follow != EMPTY:
+            if rules[R_OVERPLAY_LAST] and (led == trump or not trump_on):
+                ref = win
+                for k in range(n_table - 1, -1, -1):
+                    if suit_of[table[k]] == led:
+                        ref = table[k]
+                        break
+                return legal_cards(hand, led, ref, pw, trump, suit_of, suit_mask,
+                                   excuse_mask, above_t, rules)
+        elif trump_on and not pw and rules[R_MUST_TRUMP] \
+                and not rules[R_OVERTRUMP_PARTNER_TRUMP] and win_seat != seat \
+                and team_of[win_seat] == team_of[seat]:
+            trumps = hand & suit_mask[trump]
+            return (trumps | (hand & excuse_mask)) if trumps != EMPTY else hand
+    return legal_cards(hand, led, win, pw, trump, suit_of, suit_mask, excuse_mask, above_t,
+                       rules)
+
+
+@hot_inline
 def legal_cards_now(state: np.ndarray, rules: np.ndarray, suit_of: np.ndarray,
                     suit_mask: np.ndarray, excuse_mask: np.uint64, above_t: np.ndarray) -> np.uint64:
-    """The cards the player to move may play (a mask): see ``rules_for``. ``above_t`` is the
-    row of ``tables().above`` for the deal's trump (``trump + 1``)."""
+    """The cards the player to move may play (a mask): see ``rules_for`` and
+    ``manille_legal``. ``above_t`` is the row of ``tables().above`` for the deal's trump
+    (``trump + 1``)."""
     p = state[S_TO_MOVE]
-    pw = partner_winning(state[S_WIN], state[S_WIN_SEAT], state[S_LEADER], p, TEAM_OF,
-                         rules[R_PARTNER_EXEMPT])
-    return legal_cards(hand_of(state, p), state[S_LED], state[S_WIN], pw, state[S_TRUMP],
-                       suit_of, suit_mask, excuse_mask, above_t, rules)
+    start = S_HIST + state[S_TRICK] * 4
+    return manille_legal(hand_of(state, p), state[start:start + 4], state[S_N_TABLE],
+                         state[S_LED], state[S_WIN], state[S_WIN_SEAT], state[S_LEADER], p,
+                         TEAM_OF, state[S_TRUMP], suit_of, suit_mask, excuse_mask, above_t,
+                         rules)
 
 
 @hot_inline
@@ -508,6 +608,40 @@ def team_marks(state: np.ndarray, kv: np.ndarray) -> tuple[int, int]:
         state[S_TPTS + 1] + state[S_TPTS + 3], state[S_TRICKS + 1] + state[S_TRICKS + 3],
         kv[K_TRICK_POINT], kv[K_MARK_FULL] != 0)
     return mark0, mark1
+
+
+# --- renonce (knob renonce_per_mille): a player's error, drawn apart from the play ---------
+FAULT = 3  # rng purpose of the renonce draws: shuffles and decisions keep their streams
+RENONCE_PENALTY = 34  # seed: "34 points de pénalité qui seront attribués à son adversaire"
+
+
+@hot
+def draw_renonce(fstate: np.uint64, dealer: int, per_mille: int) -> int:
+    """The seat that revokes in this deal, or -1 (``fstate``: the deal's ``FAULT``
+    stream): each seat from the dealer's left in turn with chance ``per_mille`` / 1000,
+    the first drawn counts. No draw at all when the rate is 0."""
+    if per_mille <= 0:
+        return -1
+    for k in range(4):
+        fstate, x = rng.below(fstate, 1000)
+        if x < per_mille:
+            return (dealer + 1 + k) % 4
+    return -1
+
+
+@hot
+def apply_renonce(row: np.ndarray, offender: int, dealer: int) -> None:
+    """A played deal's row (``write_row``) after a renonce by ``offender``: the deal is
+    annulled and the other team marks ``RENONCE_PENALTY``, the offender's nothing; the
+    other team wins the deal, so it is not void (``void_deal``: nobody marks) even after a
+    34-34 play."""
+    other = 1 - TEAM_OF[offender]
+    row[C_ANNULLED] = 1
+    row[C_VOID] = 0
+    row[C_WIN_TEAM] = other
+    row[C_DEALER_WON] = TEAM_OF[dealer] == other
+    for p in range(4):
+        row[C_SCORE + p] = RENONCE_PENALTY if TEAM_OF[p] == other else 0
 
 
 @hot

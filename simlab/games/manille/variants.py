@@ -14,15 +14,17 @@ changes is who sits there and what a seat does:
   them and Sans-Atout at least ``belge_sa_required`` times (seed: once): the last ones
   are forced (``S_FORCED_SA``). Marks: (points - 30) x multipliers, whoever wins.
 * **coinchee** (B): as belge for the trump choice and the coinche, but with the classic
-  68-point deal, marks over 34, and the classic match to ``target``.
+  68-point deal, marks over 34, and the classic match to ``target``; the seed's coinche
+  doubles and nothing more (a surcoinche only with ``coinchee_surcoinche``).
 * **encheres** (C): each for himself. An auction from the dealer's left (bids strictly
   rise from ``min_bid``; a pass is final; three passes after a bid end it; four passes
   throw the deal in); the taker names trump (a suit) and leads, alone against the three
   others, who need neither overplay nor trump a fellow defender's winning card (seed).
   Made (his points >= the bid): he marks the bid; failed: ``fail_mode``.
-* **folle** (D): each for himself. The dealer names trump (or none, knob) and leads; each
-  seat takes its card points + tricks, which it wants as few as possible: a seat
-  *marks* minus what it took (``score_s{i}`` <= 0, so higher is better in every variant),
+* **folle** (D): each for himself. The dealer names trump (a suit; none only with
+  ``folle_allow_sa``) and leads; each seat takes its card points + tricks (or its tricks
+  only, ``folle_count``), which it wants as few as possible: a seat *marks* minus what it
+  took (``score_s{i}`` <= 0, so higher is better in every variant),
   and a match ends when a seat's points reach ``target`` (100): that seat loses and the
   lowest total wins.
 * **trois** (E): three players and a dummy. Seat ``dummy`` (``S_DUMMY``) is the dummy,
@@ -59,9 +61,11 @@ from simlab.games.manille.rules import (
     K_CONTRE_MULT,
     K_FAIL_MODE,
     K_FOLLE_SA,
+    K_FOLLE_TRICKS,
     K_HALF_HIDDEN,
     K_MARK_FULL,
     K_MIN_BID,
+    K_SURCOINCHE,
     K_SURCONTRE,
     K_SURCONTRE_MULT,
     K_TRICK_POINT,
@@ -72,12 +76,14 @@ from simlab.games.manille.rules import (
     PACKET,
     S_DEALER,
     S_HAND,
+    S_HIST,
     S_LEADER,
     S_LED,
     S_N_TABLE,
     S_PHASE,
     S_TO_MOVE,
     S_TPTS,
+    S_TRICK,
     S_TRICKS,
     S_TRUMP,
     S_TURNED,
@@ -89,11 +95,12 @@ from simlab.games.manille.rules import (
     V_ENCHERES,
     V_FOLLE,
     V_TROIS,
+    manille_legal,
     play_card,
     score_deal,
 )
 from simlab.jit import hot
-from simlab.tricks import EMPTY, R_PARTNER_EXEMPT, bit, cards_of, has, legal_cards, partner_winning
+from simlab.tricks import EMPTY, bit, cards_of, has
 
 # --- the variant's state slots, after the classic ones (rules.N_STATE = 58) -------------
 S_VARIANT = 58
@@ -326,9 +333,11 @@ def apply_decision(state: np.ndarray, kv: np.ndarray, move: int) -> None:
         if move == 1:
             state[S_CONTRE] = 1
             state[S_CONTRER] = p
-            if kv[K_SURCONTRE] != 0:
+            surcontre = kv[K_SURCONTRE] if state[S_VARIANT] == V_BELGE else kv[K_SURCOINCHE]
+            if surcontre != 0:
                 # Seed (belge): "si un joueur est contré ..., son partenaire peut également
-                # surcontrer": the announcer's partner answers the contre.
+                # surcontrer": the announcer's partner answers the contre. The seed's
+                # coinchée has none (knob coinchee_surcoinche borrows it).
                 state[S_PHASE] = P_SURCONTRE
                 state[S_TO_MOVE] = (state[S_CHOOSER] + 2) % 4
                 return
@@ -381,10 +390,11 @@ def legal_now(state: np.ndarray, rules: np.ndarray, tb: tuple) -> np.uint64:
     with partners as the variant's sides (``S_TEAM``; none in folle, the defenders in
     enchères)."""
     p = state[S_TO_MOVE]
-    pw = partner_winning(state[S_WIN], state[S_WIN_SEAT], state[S_LEADER], p,
-                         state[S_TEAM:S_TEAM + 4], rules[R_PARTNER_EXEMPT])
-    return legal_cards(visible_hand(state, p), state[S_LED], state[S_WIN], pw, state[S_TRUMP],
-                       tb[0], tb[1], tb[2], tb[5][state[S_TRUMP] + 1], rules)
+    start = S_HIST + state[S_TRICK] * 4
+    return manille_legal(visible_hand(state, p), state[start:start + 4], state[S_N_TABLE],
+                         state[S_LED], state[S_WIN], state[S_WIN_SEAT], state[S_LEADER], p,
+                         state[S_TEAM:S_TEAM + 4], state[S_TRUMP], tb[0], tb[1], tb[2],
+                         tb[5][state[S_TRUMP] + 1], rules)
 
 
 @hot
@@ -440,7 +450,8 @@ def deal_marks(state: np.ndarray, kv: np.ndarray, marks: np.ndarray) -> int:
         best = 1 << 30
         winner = -1
         for p in range(4):
-            pts = seat_points(state, kv, p)
+            # seed: "le moins de levées possible (ou le score le plus bas)": knob folle_count
+            pts = state[S_TRICKS + p] if kv[K_FOLLE_TRICKS] != 0 else seat_points(state, kv, p)
             marks[p] = -pts
             if pts < best:
                 best = pts

@@ -14,8 +14,9 @@ card, so five of a kind is impossible — and always takes the value best for it
 
 Short hands (fewer than 5 cards) are ranked too: a missing card is below every real
 card, and a straight or a flush needs 5 cards. Hands of more than 5 cards are ranked by
-their best 5 (``best5``); a game that splits long hands into successive 5-card hands
-calls ``best5`` again on the leftover (``used`` tells which cards the best 5 took).
+their best 5 (``best5``); ``chunk_keys`` splits a long hand into successive 5-card
+hands, each the strongest the cards left allow and, among equally strong choices, the
+split best for the hand's owner.
 
 Value keys: ``category << 20 | k1 << 16 | k2 << 12 | k3 << 8 | k4 << 4 | k5`` where
 ``k1 .. k5`` are the tie-break ranks (``r + 1``; 0 = no card), most significant first:
@@ -121,6 +122,31 @@ def _kickers(k: np.ndarray, start: int, count: int, exclude: int, cnt: np.ndarra
 
 
 @hot
+def _flush_in_suit(suit_ranks: int, s: int, jokers: int) -> tuple[int, int, int]:
+    """(key, natural cards used, Jokers used) of the best flush in suit ``s``, whose ranks
+    in the hand are ``suit_ranks``: its natural cards from the top, a Joker for each
+    higher rank it lacks while any is left (the caller checks there are 5 in all)."""
+    key = FLUSH << CAT_SHIFT
+    shift = 16
+    j_left = jokers
+    used = 0
+    j_used = 0
+    for r in range(ACE, -1, -1):
+        if shift < 0:
+            break
+        if (suit_ranks >> r) & 1:
+            used |= 1 << (s * N_RANKS + r)
+        elif j_left > 0:
+            j_left -= 1
+            j_used += 1
+        else:
+            continue
+        key |= (r + 1) << shift
+        shift -= 4
+    return key, used, j_used
+
+
+@hot
 def best5(nat: int, jokers: int, wheel: bool, k: np.ndarray, cnt: np.ndarray,
           suit_of_rank: np.ndarray, smask: np.ndarray) -> tuple[int, int, int]:
     """The strongest hand of at most 5 cards among the natural cards ``nat`` (bit mask)
@@ -206,23 +232,7 @@ def best5(nat: int, jokers: int, wheel: bool, k: np.ndarray, cnt: np.ndarray,
         for s in range(N_SUITS):
             if popcount(smask[s]) + jokers < 5:
                 continue
-            key = FLUSH << CAT_SHIFT
-            shift = 16
-            j_left = jokers
-            used = 0
-            j_used = 0
-            for r in range(ACE, -1, -1):
-                if shift < 0:
-                    break
-                if (smask[s] >> r) & 1:
-                    used |= 1 << (s * N_RANKS + r)
-                elif j_left > 0:
-                    j_left -= 1
-                    j_used += 1
-                else:
-                    continue
-                key |= (r + 1) << shift
-                shift -= 4
+            key, used, j_used = _flush_in_suit(smask[s], s, jokers)
             if key > best_key or (key == best_key and j_used < best_j):
                 best_key = key
                 best_used = used
@@ -280,9 +290,199 @@ def best5(nat: int, jokers: int, wheel: bool, k: np.ndarray, cnt: np.ndarray,
 
 @hot
 def evaluate(nat: int, jokers: int, wheel: bool, work: np.ndarray) -> int:
-    """Key of the best hand of at most 5 cards (``best5``); ``work``: int64 [35]."""
+    """Key of the best hand of at most 5 cards (``best5``); ``work``: int64 [35] or more."""
     key, _, _ = best5(nat, jokers, wheel, work[0:5], work[5:18], work[18:31], work[31:35])
     return key
+
+
+# --- splitting a long hand into successive 5-card hands ----------------------------------
+# ``chunk_keys`` searches the splits whose every hand is the strongest the cards left
+# allow, for the one best for the hand's owner. Its scratch, after best5's 35 ints: the
+# current split's keys, the best split's keys, then one record per chunk level.
+MAX_CHUNKS = 12  # the most 5-card hands a split has (a hand of up to 60 cards)
+_CUR = 35
+_BEST = _CUR + MAX_CHUNKS
+_LEVELS = _BEST + MAX_CHUNKS
+# a level's record: the cards it splits (natural, Jokers, how many), how its alternative best 5s are described, how
+# many there are and the next to try; the Jokers and the fixed natural cards every
+# alternative of kind RANKS uses; then its items (RANKS: rank, count, suits held, number of
+# choices, per rank whose suits may vary; LIST: natural cards used, Jokers used)
+(L_NAT, L_JOK, L_TOTAL, L_KIND, L_NALT, L_NEXT, L_JU, L_NRANKS, L_FIXED,
+ L_ITEMS) = range(10)
+_LEVEL = L_ITEMS + 20
+KIND_LIST, KIND_RANKS = 0, 1
+# the cards left after some chunks are often reached again by another order of the same
+# choices (a royal flush in spades then hearts, or hearts then spades): a table of the
+# (cards left, chunks taken, those chunks' keys) already searched, marked with the call's
+# stamp, skips them
+_STAMP = _LEVELS + MAX_CHUNKS * _LEVEL
+_TABLE = _STAMP + 1
+_TABLE_SLOTS = 256
+(T_STAMP, T_NAT, T_JOK, T_DEPTH, T_KEYS) = range(5)
+_ENTRY = T_KEYS + MAX_CHUNKS
+WORK_SIZE = _TABLE + _TABLE_SLOTS * _ENTRY
+
+
+@hot
+def _choose(n: int, k: int) -> int:
+    c = 1
+    for i in range(k):
+        c = c * (n - i) // (i + 1)
+    return c
+
+
+@hot
+def _open_level(nat: int, jokers: int, total: int, wheel: bool, work: np.ndarray,
+                d: int) -> None:
+    """Chunk level ``d`` of the split search: the best 5 of ``nat`` + ``jokers`` (``total``
+    cards; its key to the current split's keys) and the equally strong choices of its
+    cards.
+
+    A best 5's key fixes the rank of each of its cards, so equally strong choices differ
+    only (a) in which suits serve for a rank the hand holds in more copies than it
+    uses, (b) for a flush or straight flush, in the suit, or (c) in a Joker standing for
+    a natural card the hand holds. (c) never helps the leftover (a Joker left over can
+    be that very card), so best5's natural cards first stay. (b) is at most 4 choices,
+    all kept. (a) only changes which suits are left over, which matters only where the
+    leftover can hold a flush (5 cards of a suit, Jokers included); otherwise the best 5
+    of ``best5`` is the only choice kept."""
+    k = work[0:5]
+    cnt = work[5:18]
+    sor = work[18:31]
+    smask = work[31:35]
+    key, used, ju = best5(nat, jokers, wheel, k, cnt, sor, smask)
+    work[_CUR + d] = key
+    b = _LEVELS + d * _LEVEL
+    work[b + L_NAT] = nat
+    work[b + L_JOK] = jokers
+    work[b + L_TOTAL] = total
+    work[b + L_NEXT] = 0
+    work[b + L_KIND] = KIND_LIST
+    work[b + L_NALT] = 1
+    work[b + L_ITEMS] = used
+    work[b + L_ITEMS + 1] = ju
+    left = total - popcount(used) - ju
+    if left == 0:
+        return
+    cat = key >> CAT_SHIFT
+    if cat == FLUSH or cat == STRAIGHT_FLUSH:
+        n = 0
+        top = ((key >> 16) & 15) - 1
+        for s in range(N_SUITS):
+            if cat == STRAIGHT_FLUSH:
+                w = window(top)
+                j = 5 - popcount(smask[s] & w)
+                if j > jokers:
+                    continue
+                u = (smask[s] & w) << (s * N_RANKS)
+            else:
+                if popcount(smask[s]) + jokers < 5:
+                    continue
+                kk, u, j = _flush_in_suit(smask[s], s, jokers)
+                if kk != key:
+                    continue
+            work[b + L_ITEMS + 2 * n] = u
+            work[b + L_ITEMS + 2 * n + 1] = j
+            n += 1
+        work[b + L_NALT] = n
+        return
+    if left < 5:
+        return
+    flushable = False
+    for s in range(N_SUITS):
+        if popcount(smask[s]) + jokers - ju >= 5:
+            flushable = True
+    if not flushable:
+        return
+    nalt = 1
+    nr = 0
+    fixed = used
+    for r in range(N_RANKS):
+        need = 0
+        for s in range(N_SUITS):
+            need += (used >> (s * N_RANKS + r)) & 1
+        if need == 0:
+            continue
+        ch = _choose(popcount(sor[r]), need)
+        if ch > 1:
+            i = b + L_ITEMS + 4 * nr
+            work[i] = r
+            work[i + 1] = need
+            work[i + 2] = sor[r]
+            work[i + 3] = ch
+            nr += 1
+            nalt *= ch
+            for s in range(N_SUITS):
+                fixed &= ~(1 << (s * N_RANKS + r))
+    if nalt > 1:
+        work[b + L_KIND] = KIND_RANKS
+        work[b + L_NALT] = nalt
+        work[b + L_JU] = ju
+        work[b + L_NRANKS] = nr
+        work[b + L_FIXED] = fixed
+
+
+@hot
+def _alternative(work: np.ndarray, d: int, i: int) -> tuple[int, int]:
+    """(natural cards used, Jokers used) of level ``d``'s alternative ``i``."""
+    b = _LEVELS + d * _LEVEL
+    if work[b + L_KIND] == KIND_LIST:
+        return work[b + L_ITEMS + 2 * i], work[b + L_ITEMS + 2 * i + 1]
+    used = work[b + L_FIXED]
+    for j in range(work[b + L_NRANKS]):
+        it = b + L_ITEMS + 4 * j
+        r = work[it]
+        need = work[it + 1]
+        held = work[it + 2]
+        ch = work[it + 3]
+        c = i % ch
+        i //= ch
+        for m in range(1, 1 << N_SUITS):  # the c-th set of ``need`` suits among ``held``
+            if m & ~held == 0 and popcount(m) == need:
+                if c == 0:
+                    for s in range(N_SUITS):
+                        if (m >> s) & 1:
+                            used |= 1 << (s * N_RANKS + r)
+                    break
+                c -= 1
+    return used, work[b + L_JU]
+
+
+@hot
+def _cmp_prefix(work: np.ndarray, n: int) -> int:
+    """Sign of the current split's first ``n`` keys against the best split's."""
+    for i in range(n):
+        if work[_CUR + i] > work[_BEST + i]:
+            return 1
+        if work[_CUR + i] < work[_BEST + i]:
+            return -1
+    return 0
+
+
+@hot
+def _searched(work: np.ndarray, nat: int, jokers: int, d: int) -> bool:
+    """True if the cards ``nat`` + ``jokers`` left after ``d`` chunks were already
+    searched after chunks whose keys are at least the current split's ``d`` first keys
+    (every split through here is then no better than the best found); else records them
+    as searched now, after the current keys."""
+    h = (nat ^ (nat >> 13) ^ (nat >> 29) ^ (jokers << 5) ^ (d << 8)) & (_TABLE_SLOTS - 1)
+    e = _TABLE + h * _ENTRY
+    if (work[e + T_STAMP] == work[_STAMP] and work[e + T_NAT] == nat
+            and work[e + T_JOK] == jokers and work[e + T_DEPTH] == d):
+        sign = 0
+        for i in range(d):
+            if work[_CUR + i] != work[e + T_KEYS + i]:
+                sign = 1 if work[_CUR + i] > work[e + T_KEYS + i] else -1
+                break
+        if sign <= 0:
+            return True
+    work[e + T_STAMP] = work[_STAMP]
+    work[e + T_NAT] = nat
+    work[e + T_JOK] = jokers
+    work[e + T_DEPTH] = d
+    for i in range(d):
+        work[e + T_KEYS + i] = work[_CUR + i]
+    return False
 
 
 @hot
@@ -290,18 +490,63 @@ def chunk_keys(nat: int, jokers: int, wheel: bool, out: np.ndarray, work: np.nda
     """Split a hand into successive 5-card hands, each the strongest the cards left
     allow, and write their keys to ``out`` (then zeros up to its length). Returns how
     many chunks. Two hands compare by their chunks in order (``compare_chunks``); a
-    missing chunk (a shorter hand) is key 0, below any real one."""
-    m = 0
-    while (nat != 0 or jokers > 0) and m < out.shape[0]:
-        key, used, j_used = best5(nat, jokers, wheel, work[0:5], work[5:18], work[18:31],
-                                  work[31:35])
-        out[m] = key
-        m += 1
-        nat &= ~used
-        jokers -= j_used
-    for i in range(m, out.shape[0]):
+    missing chunk (a shorter hand) is key 0, below any real one.
+
+    Where several equally strong best 5s leave different cards, the split is the one
+    best for the hand's owner (Duel à Las Vegas, catalogue #4): the largest sequence of
+    keys, compared chunk by chunk, over every such choice at every chunk (a depth-first
+    search with the choices ``_open_level`` keeps, cut where the keys so far already
+    fall below the best split found, or where the cards left were already searched).
+    ``work``: ``work_array()`` (``WORK_SIZE`` ints); at most ``MAX_CHUNKS`` chunks are
+    computed."""
+    for i in range(out.shape[0]):
         out[i] = 0
-    return m
+    if (nat == 0 and jokers <= 0) or out.shape[0] == 0:
+        return 0
+    total = popcount(nat) + jokers
+    if total <= 5:  # one chunk, no choice
+        out[0] = evaluate(nat, jokers, wheel, work)
+        return 1
+    depth = min(out.shape[0], MAX_CHUNKS)
+    for i in range(MAX_CHUNKS):
+        work[_CUR + i] = 0
+        work[_BEST + i] = 0
+    have = False
+    branched = False
+    best_m = 0
+    work[_STAMP] += 1
+    _open_level(nat, jokers, total, wheel, work, 0)
+    d = 0
+    while True:
+        b = _LEVELS + d * _LEVEL
+        if work[b + L_NEXT] == work[b + L_NALT]:
+            if d == 0:
+                break
+            d -= 1
+            continue
+        branched = branched or work[b + L_NALT] > 1
+        used, ju = _alternative(work, d, work[b + L_NEXT])
+        work[b + L_NEXT] += 1
+        rest = work[b + L_NAT] & ~used
+        rest_j = work[b + L_JOK] - ju
+        rest_total = work[b + L_TOTAL] - popcount(used) - ju
+        if rest_total == 0 or d + 1 == depth:
+            # a whole split: keys 0..d, then nothing (a key of 0)
+            if not have or _cmp_prefix(work, d + 1) > 0:
+                have = True
+                best_m = d + 1
+                for i in range(MAX_CHUNKS):
+                    work[_BEST + i] = work[_CUR + i] if i <= d else 0
+            continue
+        if branched and _searched(work, rest, rest_j, d + 1):
+            continue
+        _open_level(rest, rest_j, rest_total, wheel, work, d + 1)
+        if have and _cmp_prefix(work, d + 2) < 0:
+            continue  # already below the best split
+        d += 1
+    for i in range(best_m):
+        out[i] = work[_BEST + i]
+    return best_m
 
 
 @hot
@@ -316,8 +561,8 @@ def compare_chunks(a: np.ndarray, b: np.ndarray) -> int:
 
 
 def work_array() -> np.ndarray:
-    """Scratch for ``evaluate`` / ``chunk_keys``."""
-    return np.zeros(35, dtype=np.int64)
+    """Scratch for ``evaluate`` (its first 35 ints) and ``chunk_keys``."""
+    return np.zeros(WORK_SIZE, dtype=np.int64)
 
 
 def mask_of(cards: list[int]) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
+from simlab import poker, rng
 from simlab.games.base import BOOL, Column, KernelOutput, policy_codes
 from simlab.games.duel_las_vegas.players import choose, search_work
 from simlab.games.duel_las_vegas.rules import (
@@ -176,7 +176,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
     st = np.zeros(N_ST, dtype=np.int64)
     packs = np.zeros((2, PACK_MAX), dtype=np.int64)
     sw = search_work()
-    work = np.zeros(35, dtype=np.int64)
+    work = np.zeros(poker.WORK_SIZE, dtype=np.int64)  # simlab.poker.work_array
     for i in range(count):
         d = start + i
         out[i, C_DEAL] = d
@@ -199,7 +199,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
     st = np.zeros(N_ST, dtype=np.int64)
     packs = np.zeros((2, PACK_MAX), dtype=np.int64)
     sw = search_work()
-    work = np.zeros(35, dtype=np.int64)
+    work = np.zeros(poker.WORK_SIZE, dtype=np.int64)  # simlab.poker.work_array
     log = np.empty((0, 2), dtype=np.int64)
     for i in range(count):
         m = start + i

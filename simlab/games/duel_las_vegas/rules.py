@@ -38,10 +38,9 @@ simultaneous; #9 on a tie, a player with an empty pack concedes (both empty: the
 is void and the partie over, both packs being exhausted). The catalogue's knob table
 also lists ``compare_size``, ``tie_rule`` and ``marker_consumes_card`` with no
 alternative rule described; they are not knobs here. No catalogue reading contradicts
-the seed. Catalogue #4 (several equally strong best-5 choices) is simplified — the best 5
-uses natural cards before Jokers and the lowest suits, which keeps the Jokers for the
-leftover hand but does not search every equal choice (the leftover only matters when
-both first hands are exactly equal).
+the seed. Catalogue #4: where several equally strong best 5s leave different cards, the
+split is the one best for its owner (``simlab.poker.chunk_keys`` searches them; the
+leftover only matters when both first hands are exactly equal).
 """
 
 from __future__ import annotations
@@ -215,7 +214,8 @@ def revalue(st: np.ndarray, kv: np.ndarray, seat: int, work: np.ndarray) -> None
     """Recompute ``seat``'s hand value: §4 "les combinaisons du Poker" with wild Jokers
     (any card not already in the hand), a missing card below any real one; §6 "quand la
     main fait plus de 5 cartes, on la divise en deux mains, la première étant complète
-    et la plus forte possible" — and further 5-card hands (catalogue #3)."""
+    et la plus forte possible" — and further 5-card hands (catalogue #3), the split
+    best for the hand's owner among equally strong first hands (catalogue #4)."""
     poker.chunk_keys(st[S_NAT + seat], st[S_JOK + seat], kv[KV_WHEEL] != 0,
                      st[K_OFF + seat * MAX_CHUNKS:K_OFF + (seat + 1) * MAX_CHUNKS], work)
 

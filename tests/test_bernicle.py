@@ -114,6 +114,19 @@ def test_meld_table(hand, trump, points):
     assert meld_points(hand, trump) == points
 
 
+def test_famille_zero_is_the_printed_table():
+    """§7 prints both familles 'd'Atout': with famille=0 (its seed value) a plain suit's
+    J Q K 10 A is only its marriage, and trump's is the famille royale."""
+    kv = R._vector(R.BernicleKnobs(famille=0))
+    plain = np.uint64(cards("J♣", "Q♣", "K♣", "10♣", "A♣"))
+    assert int(R.melds(plain, HE, kv)[0]) == 20
+    assert int(R.melds(plain, CL, kv)[0]) == 200
+    departures = {d["name"]: d for d in R.BernicleKnobs.departures()}
+    assert departures["famille"]["seed_value"] == 0
+    assert departures["famille"]["seed_case"] == "contradicts"
+    assert departures["max_bid"]["seed_case"] == "unplayable"
+
+
 def test_melds_show_the_cards_they_use():
     pts, shown = R.melds(np.uint64(cards("K♥", "Q♥", "7♣", "A♠")), SP, KV)
     assert int(shown) == cards("K♥", "Q♥")

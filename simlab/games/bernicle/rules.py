@@ -93,7 +93,11 @@ class BernicleKnobs(Knobs):
     step_small: int = knob(10, "small raise ('palier de 10 ou 20')", lo=1, hi=500)
     step_big: int = knob(20, "big raise", lo=1, hi=500)
     max_bid: int = knob(1000, "safety cap on bids (the seed has none; no heuristic bid "
-                        "comes near it, random bidders stop there)", lo=10, hi=20000)
+                        "comes near it, random bidders stop there)", lo=10, hi=20000,
+                        seed_value="no cap", seed_case="unplayable",
+                        seed_why="§5 sets no ceiling ('Les enchères peuvent donc monter "
+                                 "très haut'), and bidders who never stop raising would "
+                                 "never end the auction")
     all_speak: bool = knob(True, "every player, the dealer included, speaks at least once "
                            "before two successive passes end the auction (§5 'Chaque "
                            "joueur annonce à son tour un contrat'); false: the auction ends "
@@ -125,7 +129,14 @@ class BernicleKnobs(Knobs):
                            lo=0, hi=5000)
     famille: int = knob(100, "famille: J Q K 10 A of a plain suit (replaces its marriage); "
                         "the seed prints the trump suit for both familles, the catalogue "
-                        "(ambiguity 1) reads this one as plain", lo=0, hi=5000)
+                        "(ambiguity 1) reads this one as plain; 0: the printed table, "
+                        "where a plain suit's J Q K 10 A is no meld (only its marriage "
+                        "scores) and trump's is the famille royale", lo=0, hi=5000,
+                        seed_value=0, seed_case="contradicts",
+                        seed_why="§7 defines both 'Famille' (100) and 'Famille royale' "
+                                 "(200) as 'Valet, Dame, Roi, 10, As d'Atout', while "
+                                 "footnote 3 has the famille replace 'le mariage' and "
+                                 "footnote 4 the famille royale 'le mariage royal'")
     famille_royale: int = knob(200, "famille royale: J Q K 10 A of trump (replaces the "
                                "royal marriage)", lo=0, hi=5000)
     # §9 Niche (the 9 discarded cards score for the defence)
@@ -446,6 +457,16 @@ def declare_melds(state: np.ndarray, kv: np.ndarray) -> None:
 
 # --- §7 The meld table ----------------------------------------------------------------------
 @batch
+def _familles(fam: int, free: int, s: int, trump: int, kv: np.ndarray) -> int:
+    """How many familles of suit ``s`` (``fam`` held, ``free`` marriages not in a
+    procession) to declare: all, unless a famille is worth less than the marriage it
+    replaces (a knob set so: ``famille=0`` is the printed table)."""
+    if s == trump:
+        return min(fam, free) if kv[K_FAMILLE_ROYALE] >= kv[K_ROYAL] else 0
+    return min(fam, free) if kv[K_FAMILLE] >= kv[K_MARRIAGE] else 0
+
+
+@batch
 def melds(hand: np.uint64, trump: int, kv: np.ndarray) -> tuple[int, np.uint64]:
     """(points, cards shown) of the best declaration of ``hand`` with ``trump``.
 
@@ -475,7 +496,7 @@ def melds(hand: np.uint64, trump: int, kv: np.ndarray) -> tuple[int, np.uint64]:
             for g in range(min(nb, mar[SPADES] - p - f_sp) + 1):
                 v = p * kv[K_PROCESSION]
                 for s in range(4):
-                    f = f_sp if s == SPADES else min(fam[s], mar[s] - p)
+                    f = f_sp if s == SPADES else _familles(fam[s], mar[s] - p, s, trump, kv)
                     left = mar[s] - p - f - (g if s == SPADES else 0)
                     v += f * (kv[K_FAMILLE_ROYALE] if s == trump else kv[K_FAMILLE])
                     v += left * (kv[K_ROYAL] if s == trump else kv[K_MARRIAGE])
@@ -490,7 +511,7 @@ def melds(hand: np.uint64, trump: int, kv: np.ndarray) -> tuple[int, np.uint64]:
     shown = EMPTY
     for s in range(4):  # every marriage scores somehow: its K and Q are shown
         shown |= copies(hand, s, RQ, mar[s]) | copies(hand, s, RK, mar[s])
-        f = best_fs if s == SPADES else min(fam[s], mar[s] - best_p)
+        f = best_fs if s == SPADES else _familles(fam[s], mar[s] - best_p, s, trump, kv)
         for r in (RJ, R10, RA):
             shown |= copies(hand, s, r, f)
     shown |= copies(hand, SPADES, RQ, nb) | copies(hand, DIAMONDS, RJ, nb)

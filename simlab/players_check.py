@@ -7,12 +7,15 @@ play:
 
 * ``check_players``: duplicate-play edges (heuristic vs random, search vs heuristic, on a
   smaller sample of the same deals), and health checks with their values — deals or
-  matches stopped by a safety cap, contracts bid but rarely made, decisions never or
-  always taken, strong hands not winning (the mean result by decile of a simple
-  hand-strength measure, the game's ``extra["hand_strength"]``);
+  matches stopped by a safety cap, contracts bid but rarely made, each decision kind
+  (every contract, trump suit, bid, option: ``decision_kinds``) never or always taken,
+  strong hands not winning (the mean result by decile of a simple hand-strength measure,
+  the game's ``extra["hand_strength"]``);
 * ``skill_check``: the headline metrics re-measured with another policy at every seat on
   the run's first deals (the same deals), paired with the run's own rows: each answer
-  "holds under stronger play" or "changes with the players".
+  "holds under stronger play" (an equivalence test within a stated margin), "changes
+  with the players" or is "inconclusive at this sample", and none of these unless the
+  same report shows that policy stronger than the run's players.
 
 The thresholds are in the constants below; every check prints its value, so a reader
 can judge a borderline case.
@@ -134,34 +137,60 @@ def checks_from(game: Game, plan: Plan, rows: int, schema: pl.Schema, moments: l
                              _pct(e), e.value >= MADE_WARN,
                              f"bid in {count / total:.1%} of takes but made less than "
                              f"{MADE_WARN:.0%} of the time: the players overbid it"))
-        dtype = schema["contract"]
-        if isinstance(dtype, pl.Enum):
-            never_bid = [c for c in dtype.categories.to_list() if c not in bids]
-            if never_bid and rows >= 1000:
-                out.append(Check("contracts never bid", ", ".join(never_bid)
-                                 + f" (in {rows:,} deals)", None,
-                                 "a contract never bid cannot be measured"))
     return out + _declared(game, plan, columns, rate)
 
 
-def _declared(game: Game, plan: Plan, columns: list[str], rate: dict) -> list[Check]:
-    """The game's own decisions (``extra["decisions"]``: (title, expr, where) triples for
-    decisions a player may or may not take): a decision never or always taken is flagged,
-    unless the game adds a fourth element, the measurement that shows it right (it is then
-    printed with the check instead of a warning)."""
-    out = []
+# Labelled columns whose every label is a decision kind of its own (a contract, a trump
+# suit, a bid's strain or its double), unless the game names its own
+# (``extra["decision_columns"]``): each label is checked never / always chosen among the
+# rows where the column is set.
+DECISION_COLUMNS = ("contract", "trump", "strain", "doubled")
+
+
+def decision_kinds(game: Game, knobs, columns: list[str]) -> list[tuple[str, pl.Expr,
+                                                                       pl.Expr | None, str]]:
+    """Every decision kind the health checks look at, as (title, taken, among which rows,
+    note): each label of the game's decision columns (``DECISION_COLUMNS``: "contract
+    garde (rows with a contract)"), then the game's own ``extra["decisions"]`` (title,
+    expr, where[, note]) triples. The note says why a kind never or always taken is right
+    (measured); a game gives it as the fourth element of a declared decision or, for any
+    kind, in ``extra["decision_notes"]`` (knobs -> {title: note})."""
+    kinds_of = {c.name: c.kind for c in game.deal_columns(knobs)}
+    declared = game.extra.get("decision_columns", DECISION_COLUMNS)
+    named = declared(knobs) if callable(declared) else declared
+    out: list[tuple[str, pl.Expr, pl.Expr | None, str]] = []
+    for column in named:
+        labels = kinds_of.get(column)
+        if column not in columns or not isinstance(labels, tuple):
+            continue
+        for label in labels:
+            out.append((f"{column} {label} (rows with a {column})",
+                        pl.col(column).cast(pl.String) == label,
+                        pl.col(column).is_not_null(), ""))
     spec = game.extra.get("decisions")
-    if spec is None or plan.level != "deal":
+    for title, expr, where, *note in (spec(knobs, columns) if spec is not None else []):
+        out.append((title, expr, where, note[0] if note else ""))
+    notes_of = game.extra.get("decision_notes")
+    notes = notes_of(knobs) if callable(notes_of) else (notes_of or {})
+    return [(t, e, w, notes.get(t, n)) for t, e, w, n in out]
+
+
+def _declared(game: Game, plan: Plan, columns: list[str], rate: dict) -> list[Check]:
+    """One check per decision kind (``decision_kinds``): a kind never or always taken is a
+    warning, unless the game says why it is right (the note is then printed with the check
+    instead of a warning)."""
+    out = []
+    if plan.level != "deal":
         return out
-    for i, (title, _, _, *measured) in enumerate(spec(plan.knobs, columns)):
+    for i, (title, _, _, note) in enumerate(decision_kinds(game, plan.knobs, columns)):
         e = rate[f"check.decision.{i}"]
         if e.n == 0:
             out.append(Check(title, _pct(e), None))
             continue
         sometimes = 0.0 < e.value < 1.0
         extreme = "never taken" if e.value <= 0 else "always taken"
-        if not sometimes and measured:
-            out.append(Check(title, _pct(e), True, note=f"{extreme} in this run; {measured[0]}"))
+        if not sometimes and note:
+            out.append(Check(title, _pct(e), True, note=f"{extreme} in this run; {note}"))
             continue
         out.append(Check(title, _pct(e), sometimes, extreme))
     return out
@@ -247,6 +276,28 @@ def check_players(game: Game, plan: Plan, frame: pl.DataFrame | None = None,
 
 
 # --- answers under stronger play -----------------------------------------------------------
+# The skill check's labels are earned (issue 32):
+# * "holds under stronger play": an equivalence test (two one-sided tests, TOST, at the
+#   report's level: the difference's (1 - 2 alpha) interval, 90 % for 95 % intervals)
+#   puts the paired difference within +-margin;
+# * "changes with the players": the difference's 95 % interval excludes 0;
+# * "inconclusive at this sample" otherwise, with the deals that would bring the TOST
+#   interval's half-width under the margin (it shrinks as 1 / sqrt(n)).
+# The margin: half the answer's own effect (its distance from the reference the report's
+# findings test it against), but never under 2 percentage points for a rate or share, or
+# under a tenth of a deal's standard deviation for another mean (an answer without a
+# reference gets that floor).
+# No label at all unless the same report shows the stronger policy beating the run's
+# players in duplicate play with an interval above 0 (``SkillCheck.gated_by``).
+EFFECT_SHARE = 0.5
+RATE_MARGIN = 0.02
+MEAN_MARGIN_SD = 0.1
+HOLDS = "holds under stronger play"
+CHANGES = "changes with the players"
+INCONCLUSIVE = "inconclusive at this sample"
+NOT_SHOWN = "search not shown stronger at this budget and sample"
+
+
 @dataclass(frozen=True)
 class SkillRow:
     key: str
@@ -254,12 +305,62 @@ class SkillRow:
     run: stats.Estimate  # the whole run
     base: stats.Estimate  # the run's players, first n deals
     strong: stats.Estimate  # the stronger policy, the same deals
-    diff: float
-    lo: float
+    diff: float  # strong - base, paired on the same deals
+    lo: float  # its interval at the report's level (95 %)
     hi: float
     p_holm: float
     choice: bool  # the metric records a player's choice
     unit: str = ""
+    tost_lo: float = math.nan  # the difference's (1 - 2 alpha) interval (90 %): TOST
+    tost_hi: float = math.nan
+    margin: float = math.nan  # equivalence margin, in the metric's own units
+    margin_why: str = ""  # how the margin was set
+    n: int = 0  # paired deals in the answer's base (at most the check's deals)
+
+
+def equivalence_margin(kind: str, unit: str, run: stats.Estimate,
+                       reference: float | None) -> tuple[float, str]:
+    """The margin within which a difference counts as "holds", and how it was set: half
+    the answer's effect (``run`` minus ``reference``), never under the floor (2 pp for a
+    rate or share, a tenth of a deal's standard deviation for another mean, read from
+    ``run``'s interval)."""
+    fraction = kind == "rate" or unit == "share"
+    if fraction:
+        floor, floor_why = RATE_MARGIN, f"{100 * RATE_MARGIN:g} pp"
+    else:
+        z = stats.z_value(run.conf)
+        sd = (run.hi - run.lo) / (2 * z) * math.sqrt(run.n) if run.n > 1 else math.nan
+        floor, floor_why = MEAN_MARGIN_SD * sd, f"{MEAN_MARGIN_SD:g} × a deal's SD"
+    if reference is None or math.isnan(run.value):
+        return floor, f"floor ({floor_why}): no reference to size the effect"
+    effect = abs(run.value - reference)
+    if EFFECT_SHARE * effect >= floor:
+        return EFFECT_SHARE * effect, f"{EFFECT_SHARE:g} × the effect"
+    return floor, f"floor ({floor_why}): above {EFFECT_SHARE:g} × the effect"
+
+
+def skill_label(diff: float, lo: float, hi: float, tost_lo: float, tost_hi: float,
+                margin: float) -> str:
+    """The label a paired difference earns (see the constants above): "holds under
+    stronger play" when its TOST interval lies within +-``margin`` and its interval holds
+    0; "changes with the players" when its interval excludes 0 ("…, within the margin"
+    when the TOST interval is inside it too); else "inconclusive at this sample"."""
+    if any(math.isnan(x) for x in (diff, lo, hi)):
+        return "not estimable"
+    equivalent = not math.isnan(margin) and -margin < tost_lo and tost_hi < margin
+    if lo > 0 or hi < 0:
+        return CHANGES + (", within the margin" if equivalent else "")
+    return HOLDS if equivalent else INCONCLUSIVE
+
+
+def deals_to_settle(n: int, diff: float, tost_lo: float, tost_hi: float,
+                    margin: float) -> int | None:
+    """Paired deals at which the TOST interval's half-width would fall under ``margin``
+    (the half-width shrinks as 1 / sqrt(n)); None when not estimable."""
+    half = max(diff - tost_lo, tost_hi - diff)
+    if n <= 0 or not (half > 0) or not (margin > 0) or math.isnan(half):
+        return None
+    return max(n, math.ceil(n * (half / margin) ** 2))
 
 
 @dataclass
@@ -268,25 +369,78 @@ class SkillCheck:
     n: int
     rows: list[SkillRow]
     conf: float = 0.95
+    # the same report's duplicate edge of ``policy`` over the run's players: (label, edge,
+    # lo, hi, deals); None: not measured in this report
+    edge: tuple[str, float, float, float, int] | None = None
+
+    @property
+    def shown_stronger(self) -> bool:
+        """The report shows ``policy`` beating the run's players (interval above 0)."""
+        return self.edge is not None and self.edge[2] > 0
+
+    def gated_by(self, players: PlayersCheck | None) -> SkillCheck:
+        """This check with the report's own duplicate edge of ``policy`` over the run's
+        players (``players.duels``), which earns its labels."""
+        base = set(players.policies) if players is not None else set()
+        label = f"{self.policy} vs {next(iter(base))}" if len(base) == 1 else None
+        for name, r, _ in (players.duels if players is not None else []):
+            if name == label and r is not None:
+                return replace(self, edge=(name, r.edge, r.lo, r.hi, r.n))
+        return replace(self, edge=None)
 
     def verdict(self, r: SkillRow) -> str:
-        """"changes with the players" when the difference is clear after Holm's correction
-        over the headline answers; "may change" when only its unadjusted interval excludes
-        0; else "holds under stronger play"."""
-        if math.isnan(r.lo):
-            return "not estimable"
-        if not math.isnan(r.p_holm) and r.p_holm < 1 - self.conf:
-            return "changes with the players"
-        if r.lo > 0 or r.hi < 0:
-            return "may change (not clear after Holm)"
-        return "holds under stronger play"
+        """The row's label, or "" while the policy is not shown stronger (no label)."""
+        if not self.shown_stronger:
+            return ""
+        label = skill_label(r.diff, r.lo, r.hi, r.tost_lo, r.tost_hi, r.margin)
+        if label.startswith(CHANGES) and not (r.p_holm < 1 - self.conf):
+            label += " (not clear after Holm's correction)"
+        return label
+
+    def to_settle(self, r: SkillRow) -> int | None:
+        """Deals of the check (not only those in the answer's base) that would settle it."""
+        return deals_to_settle(self.n, r.diff, r.tost_lo, r.tost_hi, r.margin)
+
+    def gate_text(self) -> str:
+        """Why the labels are (not) printed: the duplicate edge they rest on."""
+        if self.edge is None:
+            return (f"{NOT_SHOWN}: this report did not measure {self.policy} against the "
+                    "run's players in duplicate play (`--players-n` 0, or mixed players)")
+        name, edge, lo, hi, n = self.edge
+        if self.shown_stronger:
+            return (f"{self.policy} shown stronger: {name} {edge:+.2f} [{lo:+.2f}, {hi:+.2f}] "
+                    f"per deal on {n:,} deals")
+        return (f"{NOT_SHOWN}: {name} {edge:+.2f} [{lo:+.2f}, {hi:+.2f}] per deal on {n:,} "
+                "deals, an interval not above 0, so no answer is labelled")
+
+
+def references(game: Game, ms: MetricSet, n_players: int) -> dict[str, float]:
+    """Per metric key, the reference its finding tests it against (a number, a function
+    of the number of players, or another metric's value in ``ms``): what its effect is
+    measured from. Findings against a control run are left out."""
+    from simlab.report_sums import raw_findings
+
+    values = {m.key: m.estimate.value for m in ms.metrics}
+    out: dict[str, float] = {}
+    for spec in raw_findings(game) or []:
+        against, key = spec.get("against"), spec.get("key")
+        if against is None or key in out or spec.get("control") is not None:
+            continue
+        if isinstance(against, str):
+            ref = values.get(against)
+        else:
+            ref = float(against(n_players)) if callable(against) else float(against)
+        if ref is not None and not math.isnan(ref):
+            out[key] = ref
+    return out
 
 
 def skill_check(game: Game, plan: Plan, frame: pl.DataFrame | None, ms: MetricSet,
                 policy: str = "search", n: int = 1000) -> SkillCheck:
     """Each headline metric re-measured with ``policy`` at every seat on the run's first
-    ``n`` deals, paired with the run's own rows on those deals (Holm over the headline;
-    without ``frame``, those deals are played again: every deal has its own stream)."""
+    ``n`` deals, paired with the run's own rows on those deals (without ``frame``, those
+    deals are played again: every deal has its own stream): both estimates, the paired
+    difference with its interval and its TOST interval, and the equivalence margin."""
     from simlab.compare import compare_frames
     from simlab.knobs import SimlabError
 
@@ -304,8 +458,22 @@ def skill_check(game: Game, plan: Plan, frame: pl.DataFrame | None, ms: MetricSe
     if not np.array_equal(frame_a["deal"].to_numpy(), frame_s["deal"].to_numpy()):
         raise RuntimeError("skill check: the run's first rows are not deals 0..n-1")
     head = {x.key: x for x in ms.headline()}
-    rows = compare_frames(game, plan.knobs, frame_a, frame_s, plan.level, keys=set(head))
-    out = [SkillRow(r.key, r.title, head[r.key].estimate, r.a, r.b, r.diff.diff, r.diff.lo,
-                    r.diff.hi, r.p_holm, r.definition.choice, r.definition.unit)
-           for r in rows if r.key in head]
-    return SkillCheck(policy, m, out)
+    conf = next(iter(head.values())).estimate.conf if head else 0.95
+    rows = compare_frames(game, plan.knobs, frame_a, frame_s, plan.level, conf=conf,
+                          keys=set(head))
+    # TOST at level alpha: the (1 - 2 alpha) interval of the same paired difference
+    tost = {r.key: r.diff for r in compare_frames(game, plan.knobs, frame_a, frame_s,
+                                                  plan.level, conf=1 - 2 * (1 - conf),
+                                                  keys=set(head))}
+    refs = references(game, ms, players)
+    out = []
+    for r in rows:
+        if r.key not in head:
+            continue
+        run = head[r.key].estimate
+        margin, why = equivalence_margin(run.kind, r.definition.unit, run, refs.get(r.key))
+        t = tost[r.key]
+        out.append(SkillRow(r.key, r.title, run, r.a, r.b, r.diff.diff, r.diff.lo, r.diff.hi,
+                            r.p_holm, r.definition.choice, r.definition.unit, t.lo, t.hi,
+                            margin, why, r.diff.n))
+    return SkillCheck(policy, m, out, conf)

@@ -42,7 +42,19 @@ from simlab.compare import CompareResult, SweepResult
 from simlab.games.base import Game
 from simlab.knobs import SEED_CASES, SimlabError
 from simlab.metrics import Metric, MetricSet, compute_from
-from simlab.players_check import PlayersCheck, SkillCheck, check_players, checks_from
+from simlab.players_check import (
+    CHANGES,
+    EFFECT_SHARE,
+    HOLDS,
+    INCONCLUSIVE,
+    MEAN_MARGIN_SD,
+    NOT_SHOWN,
+    RATE_MARGIN,
+    PlayersCheck,
+    SkillCheck,
+    check_players,
+    checks_from,
+)
 from simlab.report_sums import ReportSums, frame_report_sums, raw_findings, tag_of
 from simlab.runner import PROVENANCE_KEY, Plan, check_folder_output
 from simlab.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate, holm
@@ -854,15 +866,19 @@ def _players_sentence(players: PlayersCheck, skill: SkillCheck | None) -> str:
             "players pass" + (": " + "; ".join(f"**warning**: {c.name} ({c.warning})"
                                               for c in bad) if bad else "") + ".")
     if skill is not None:
-        verdict = {r.key: skill.verdict(r) for r in skill.rows}
-        holds = sum(v == "holds under stronger play" for v in verdict.values())
-        changed = [r.title for r in skill.rows if verdict[r.key] == "changes with the players"]
-        maybe = [r.title for r in skill.rows if verdict[r.key].startswith("may change")]
-        text += (f" Under {skill.policy} players at every seat ({skill.n:,} of the same deals), "
-                 f"{holds} of {len(skill.rows)} headline answers hold"
-                 + ("; these change: " + "; ".join(changed) if changed else "")
-                 + ("; these may change (not clear after Holm): " + "; ".join(maybe)
-                    if maybe else "") + ".")
+        text += f" Under {skill.policy} players at every seat ({skill.n:,} of the same deals): "
+        if not skill.shown_stronger:
+            text += f"{skill.gate_text()}."
+        else:
+            verdict = {r.key: skill.verdict(r) for r in skill.rows}
+            holds = [r.title for r in skill.rows if verdict[r.key] == HOLDS]
+            changed = [r.title for r in skill.rows if verdict[r.key].startswith(CHANGES)]
+            unsettled = [r.title for r in skill.rows if verdict[r.key] == INCONCLUSIVE]
+            text += (f"{len(holds)} of {len(skill.rows)} headline answers shown to hold within "
+                     "their margins"
+                     + ("; these change: " + "; ".join(changed) if changed else "")
+                     + ("; inconclusive at this sample: " + "; ".join(unsettled)
+                        if unsettled else "") + ".")
     return text + " See the Players section."
 
 
@@ -894,23 +910,42 @@ def _players(doc: _Doc, players: PlayersCheck | None, skill: SkillCheck | None) 
               "(`simlab report --players-n N` runs them on N deals).")
     if skill is not None:
         doc.h(3, "Answers under stronger play")
+        pct = f"{round(skill.conf * 100):g}%"
+        tost = f"{round((1 - 2 * (1 - skill.conf)) * 100):g}%"
         doc.p(f"Each headline answer measured again with {skill.policy} players at every "
-              f"seat on the run's first {skill.n:,} deals (the same deals), paired with this "
-              "run's rows on those deals; \"changes with the players\" when the difference is "
-              "clear after Holm's correction over the headline answers, \"may change\" when "
-              "only its unadjusted interval excludes 0. A metric marked *a "
-              "player's choice* records what the players chose, not the game.")
+              f"seat on the run's first {skill.n:,} deals (the same deals): the run's players' "
+              f"estimate and {skill.policy}'s, each with its {pct} interval, and their paired "
+              f"difference ({skill.policy} minus the run's players) with its {pct} interval. "
+              f"\"{HOLDS}\" only when an equivalence test (two one-sided tests: the "
+              f"difference's {tost} interval) puts the difference within the margin shown; "
+              f"\"{CHANGES}\" when the difference's {pct} interval excludes 0 (unadjusted; "
+              f"Holm's correction over the headline answers is noted); \"{INCONCLUSIVE}\" "
+              "otherwise, with the deals that would bring the equivalence interval's "
+              f"half-width under the margin. The margin is {EFFECT_SHARE:g} × the answer's "
+              "effect (its distance from what the findings test it against), never under "
+              f"{100 * RATE_MARGIN:g} pp for a rate or {MEAN_MARGIN_SD:g} × a deal's standard "
+              "deviation for a mean. A metric marked *a player's choice* records what the "
+              "players chose, not the game.")
+        doc.p(("Labels earned: " if skill.shown_stronger else "No label: ")
+              + skill.gate_text() + ".")
         rows = []
         for r in skill.rows:
             diff, iv = fmt_diff(r.diff, r.lo, r.hi, r.run.kind, r.unit)
             if iv == "n/a":  # too few qualifying deals on a side: no difference to speak of
                 diff, iv = "too few deals", ""
+            _, tiv = fmt_diff(r.diff, r.tost_lo, r.tost_hi, r.run.kind, r.unit)
+            margin, _ = fmt_diff(r.margin, -r.margin, r.margin, r.run.kind, r.unit)
+            label = skill.verdict(r) or "—"
+            need = skill.to_settle(r)
+            if label == INCONCLUSIVE and need is not None:
+                label += f" (about {need:,} deals would settle it)"
             rows.append([r.title + (" *(a player's choice)*" if r.choice else ""),
-                         fmt_estimate(r.run, r.unit), fmt_value(r.base, r.unit),
-                         fmt_value(r.strong, r.unit),
-                         f"{diff} {iv}".strip(), skill.verdict(r)])
-        doc.table(["headline answer", "this run", f"first {skill.n:,} deals",
-                   f"{skill.policy}, same deals", "difference", "verdict"], rows)
+                         fmt_estimate(r.base, r.unit), fmt_estimate(r.strong, r.unit),
+                         f"{diff} {iv}".strip(), tiv if iv else "",
+                         f"±{margin.lstrip('+')} ({r.margin_why})", label])
+        doc.table(["headline answer", f"the run's players, first {skill.n:,} deals",
+                   f"{skill.policy}, same deals", f"difference ({pct})",
+                   f"equivalence interval ({tost})", "margin", "label"], rows)
 
 
 # --- sections ----------------------------------------------------------------------------
@@ -964,10 +999,13 @@ def _headline(doc: _Doc, ms: MetricSet, skill: SkillCheck | None = None) -> None
     _metric_table(doc, head, with_section=True, with_key=False)
     if skill is not None:
         verdicts = {r.key: skill.verdict(r) for r in skill.rows}
-        changed = [m.title for m in head if verdicts.get(m.key) == "changes with the players"]
+        changed = [m.title for m in head if verdicts.get(m.key, "").startswith(CHANGES)]
+        holds = sum(verdicts.get(m.key) == HOLDS for m in head)
         doc.p(f"Under stronger play ({skill.policy} at every seat): "
-              + (f"{len(changed)} of {len(head)} answers change with the players: "
-                 + "; ".join(changed) if changed else f"all {len(head)} answers hold")
+              + ((f"{holds} of {len(head)} answers shown to hold within their margins"
+                  + (f"; {len(changed)} change with the players: " + "; ".join(changed)
+                     if changed else "") + "; the others are inconclusive at this sample")
+                 if skill.shown_stronger else NOT_SHOWN.replace("search", skill.policy))
               + " (see Players).")
 
 
@@ -1278,6 +1316,8 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
     found = findings_from(game, plan, sums, ms, conf) if sums is not None else []
     if sums is not None and players is None:
         players = check_players(game, plan, n=0, checks=run_checks(game, plan, sums))
+    if skill is not None:  # its labels rest on this report's duplicate edge
+        skill = skill.gated_by(players)
     if sums is not None or comparison is not None:
         _findings_section(doc, found, conf, comparison, players, skill)
     elif sweep is not None:

@@ -89,17 +89,18 @@ def other_runs(game, knobs, policies: tuple[str, ...], level: str, defs: list[Me
 # --- the health checks --------------------------------------------------------------------
 def check_defs(game, knobs, level: str, columns: list[str]) -> list[MetricDef]:
     """The rates behind the run's own health checks (``players_check.checks_from``), keyed
-    ``check.capped``, ``check.nobody_takes`` and ``check.decision.<i>`` (the game's
-    ``extra["decisions"]``, in order)."""
+    ``check.capped``, ``check.nobody_takes`` and ``check.decision.<i>`` (each decision
+    kind, ``players_check.decision_kinds``, in order)."""
     out = []
     if "capped" in columns:
         out.append(MetricDef("check.capped", "capped", "checks", pl.col("capped")))
     if level == "deal" and "taker" in columns:
         out.append(MetricDef("check.nobody_takes", "nobody takes", "checks",
                              ~(pl.col("taker") >= 0)))
-    spec = game.extra.get("decisions")
-    if spec is not None and level == "deal":
-        for i, (title, expr, where, *_) in enumerate(spec(knobs, columns)):
+    if level == "deal":
+        from simlab.players_check import decision_kinds
+
+        for i, (title, expr, where, _) in enumerate(decision_kinds(game, knobs, columns)):
             out.append(MetricDef(f"check.decision.{i}", title, "checks", expr, where))
     return out
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.caisse.rules import CONTRACTS, GAMES, NP
+from simlab.games.caisse.rules import CONTRACTS, GAMES, NP, TRUMP_ONLY
 from simlab.metrics import MetricDef
 
 SECTION = "Caisse questions"
@@ -159,17 +159,34 @@ def hand_strength(knobs, hand: list[str]) -> float:
                          PLAIN_POINTS.get(c[:-1], 0) for c in hand) for s in "♠♥♦♣"))
 
 
+# Kinds whose "never" in a run is expected, with the figure that shows it.
+EARLY_NOTES = {"tous_les_atouts": (
+    "rare, not never: with 6 cards it needs the six highest trumps as the whole hand, "
+    "3 / C(32, 6) = 1 trump game in about 302,000 (computed); a smaller run sees none",)}
+
+
 def decisions(knobs, columns: list[str]) -> list[tuple[str, pl.Expr, pl.Expr | None]]:
     """Options a player may or may not take (the Players section flags one never or always
-    taken): contres, the défi and its concession, the exchange, contracts with 6 cards."""
+    taken): contres, the défi and its concession, the exchange, each contract announced
+    with 6 cards and with 9."""
     taken = pl.col("taker") >= 0
     out = [("game contred (games with a taker)", pl.col("game_contres") > 0, taken),
            ("défi raised (games with a taker)", pl.col("defi") > 0, taken),
            ("défi conceded (défis)", pl.col("conceded").is_not_null(), pl.col("defi") > 0),
            ("trump exchange made (round-1 trump games)", pl.col("exchanged") > 0,
-            pl.col("contract").cast(pl.String) == "trump_r1"),
-           ("a contract announced with 6 cards (trump / SA games)",
-            pl.sum_horizontal(pl.col(f"{c}_early") for c in CONTRACTS) > 0,
-            pl.col("contract").cast(pl.String).is_in(["trump_r1", "trump_r2", "sans_atout"]))]
-    need = {"taker", "game_contres", "defi", "conceded", "exchanged", "contract"}
+            pl.col("contract").cast(pl.String) == "trump_r1")]
+    # every contract is a decision kind of its own, with 6 cards and with 9 (lumped
+    # together, 7 kinds never announced hid behind the others)
+    game = pl.col("contract").cast(pl.String)
+    trump_games, all_games = ["trump_r1", "trump_r2"], ["trump_r1", "trump_r2", "sans_atout"]
+    for i, c in enumerate(CONTRACTS):
+        among = game.is_in(trump_games if TRUMP_ONLY[i] else all_games)
+        which = "trump games" if TRUMP_ONLY[i] else "trump / SA games"
+        if c != "capot":  # §7.1: no Capot with 6 cards, so no choice to check
+            out.append((f"{c} announced with 6 cards ({which})", pl.col(f"{c}_early") > 0,
+                        among, *EARLY_NOTES.get(c, ())))
+        out.append((f"{c} announced with 9 cards ({which})",
+                    pl.col(f"{c}_n") > pl.col(f"{c}_early"), among))
+    need = {"taker", "game_contres", "defi", "conceded", "exchanged", "contract",
+            *(f"{c}_{x}" for c in CONTRACTS for x in ("n", "early"))}
     return out if need <= set(columns) else []

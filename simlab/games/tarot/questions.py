@@ -3,11 +3,13 @@ questions"), read from the result columns of ``kernels.py``."""
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from simlab.metrics import MetricDef, ratio_of_sums, root_mean, std_dev
 
-from .rules import CONTRACTS, TarotKnobs
+from .rules import CHIEN_SIZE, CONTRACTS, TarotKnobs
 
 # --- balance questions ------------------------------------------------------------------
 SECTION = "Tarot questions"
@@ -351,6 +353,19 @@ def hand_strength(knobs, hand: list[str]) -> float:
     return total
 
 
+RARE_CHANCE = 1e-4  # per deal: a 20,000-deal run expects at most 2 such hands
+
+
+def poignee_chance(players: int, trumps: int) -> float:
+    """The chance that some seat is dealt ``trumps`` or more of the 22 trumps (the Excuse
+    counted) in its hand of the 78-card deck (each seat's chance added: an upper bound,
+    near exact for rare hands)."""
+    hand = (78 - CHIEN_SIZE[players]) // players
+    one = sum(math.comb(22, k) * math.comb(56, hand - k)
+              for k in range(trumps, min(22, hand) + 1)) / math.comb(78, hand)
+    return min(1.0, players * one)
+
+
 def decisions(knobs, columns: list[str]) -> list[tuple[str, pl.Expr, pl.Expr]]:
     """Choices the report checks are sometimes, not never or always, taken (deals taken):
     a chelem announced, a poignée shown by any seat."""
@@ -362,4 +377,15 @@ def decisions(knobs, columns: list[str]) -> list[tuple[str, pl.Expr, pl.Expr]]:
     if poignees:
         out.append(("a poignée is shown (deals taken)",
                     pl.any_horizontal([pl.col(c).is_not_null() for c in poignees]), taken))
+        # each poignée is a decision kind of its own; one whose hand is too rare for a
+        # run to expect says so (its chance is computed, not guessed)
+        for level, trumps in zip(("simple", "double", "triple"),
+                                 knobs.poignee_thresholds(), strict=True):
+            chance = poignee_chance(knobs.players, trumps)
+            rare = (f"rare, not never: a hand of {trumps}+ trumps comes about 1 deal in "
+                    f"{round(1 / chance):,} (computed, hypergeometric); a smaller run sees "
+                    "none",) if chance < RARE_CHANCE else ()
+            out.append((f"a poignée {level} is shown (deals taken)",
+                        pl.any_horizontal([pl.col(c).cast(pl.String) == level
+                                           for c in poignees]).fill_null(False), taken, *rare))
     return out

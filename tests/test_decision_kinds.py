@@ -132,3 +132,21 @@ def replace_extra(game, more: dict):
     from dataclasses import replace
 
     return replace(game, extra={**game.extra, **more})
+
+
+def test_a_contract_the_rules_do_not_allow_is_documented():
+    """Belote du comptoir: with Sans-Atout and Tout-Atout off (the defaults) the trump
+    contract is always named, and that is the rules', not a warning; allowed, a kind never
+    named warns again."""
+    n = 200
+    frame = pl.DataFrame({"deal": range(n), "taker": [i % 4 for i in range(n)],
+                          "made": [i % 2 == 0 for i in range(n)]}).with_columns(
+        _enum("contract", "belote_comptoir", ["trump"] * n))
+    checks = _checks("belote_comptoir", frame)
+    for name in ("trump", "sans_atout", "tout_atout"):
+        c = checks[f"contract {name} (rows with a contract)"]
+        assert c.ok is True and "these rules" in c.note, name
+    allowed = _checks("belote_comptoir", frame, allow_sans_atout=True)
+    assert allowed["contract sans_atout (rows with a contract)"].ok is False
+    assert allowed["contract trump (rows with a contract)"].ok is False
+    assert allowed["contract tout_atout (rows with a contract)"].ok is True

@@ -70,5 +70,5 @@ GAME = Game(
     sides=sides,
     seat_policy_knobs=True,
     extra={"metrics": _q.balance_metrics, "hand_strength": _q.hand_strength,
-           "hand_strength_text": _q.HAND_STRENGTH_TEXT},
+           "hand_strength_text": _q.HAND_STRENGTH_TEXT, "decision_notes": _q.decision_notes},
 )

@@ -181,3 +181,20 @@ HAND_STRENGTH_TEXT = "card values (each at the better of its trump and plain val
 
 def hand_strength(knobs: ComptoirKnobs, hand: list[str]) -> float:
     return float(sum(CARD_STRENGTH.get(c[:-1], 0) for c in hand))
+
+
+def decision_notes(knobs: ComptoirKnobs) -> dict[str, str]:
+    """Why a contract kind is never (or always) named under these rules, for the Players
+    section's per-kind checks: Sans-Atout and Tout-Atout off leave the trump contract the
+    only one a bidder can name."""
+    out = {}
+    off = [name for name, allowed in (("sans_atout", knobs.allow_sans_atout),
+                                      ("tout_atout", knobs.allow_tout_atout)) if not allowed]
+    for name in off:
+        out[f"contract {name} (rows with a contract)"] = (
+            f"not allowed under these rules (allow_{name} = false)")
+    if len(off) == 2:
+        out["contract trump (rows with a contract)"] = (
+            "the only contract these rules allow (allow_sans_atout and allow_tout_atout "
+            "false)")
+    return out

@@ -76,7 +76,10 @@ def _decimals(half_width: float, default: int) -> int:
 
 def fmt_value(e: Estimate, unit: str = "") -> str:
     """A rate (or a mean of a fraction, unit "share") in %, a difference of fractions in
-    percentage points (pp), other means with their unit."""
+    percentage points (pp), other means with their unit. A mean over fewer qualifying
+    rows than ``stats.MIN_MEAN_N`` is "too few", not a number."""
+    if e.status == stats.TOO_FEW_ROWS:
+        return "too few"
     if e.n == 0 or math.isnan(e.value):
         return "n/a"
     if e.kind != "rate" and unit in plots.POINTS_UNITS:
@@ -93,6 +96,10 @@ def fmt_value(e: Estimate, unit: str = "") -> str:
 
 
 def fmt_interval(e: Estimate, unit: str = "") -> str:
+    if e.status == stats.TOO_FEW_ROWS:
+        return f"too few rows (under {stats.MIN_MEAN_N})"
+    if e.status == stats.CONSTANT_ROWS:
+        return "none: every row equal"
     if e.n == 0 or math.isnan(e.lo) or math.isnan(e.hi):
         return "n/a"
     if e.kind != "rate" and unit in plots.POINTS_UNITS:
@@ -108,6 +115,10 @@ def fmt_interval(e: Estimate, unit: str = "") -> str:
 def fmt_estimate(e: Estimate, unit: str = "") -> str:
     """Value and interval in one cell, e.g. ``30.74% [30.10%, 31.38%]``."""
     v = fmt_value(e, unit)
+    if e.status == stats.TOO_FEW_ROWS:
+        return f"too few (n = {e.n:,})"
+    if e.status == stats.CONSTANT_ROWS:
+        return f"{v} (every row equal)"
     if v == "n/a" or math.isnan(e.lo):
         return v
     return f"{v} {fmt_interval(e, unit)}"
@@ -541,11 +552,23 @@ def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
 # two-sided p-value, adjusted by Holm's method over the report's findings: "clear" means
 # an adjusted p below 1 − the interval's confidence level.
 # Games without ``FINDINGS`` get the standard ones below.
+# A position's win rate is tested only where sides are fixed (against the mean over the
+# positions, which splits the decided deals evenly: ties are left out of every position's
+# wins alike) and always with its points margin; where sides change from deal to deal
+# the position is tested in points (``metrics.POSITION_POINTS_NOTE``).
 STANDARD_FINDINGS: tuple[dict[str, Any], ...] = (
     {"question": "Position", "key": "balance.first_seat_advantage", "against": 0.0,
-     "against_text": "the mean over the positions",
+     "against_text": "the mean over the positions (an even split of the decided deals; "
+                     "ties count for no position)",
      "text": "The first to play after the dealer (dealer+1) wins {dealer_pos.win.1} of played "
-             "deals"},
+             "deals and marks {balance.first_seat_points} per deal against the mean over "
+             "the positions"},
+    {"question": "Position", "key": "balance.first_seat_points", "against": 0.0,
+     "against_text": "the mean over the positions",
+     "when_missing": "balance.first_seat_advantage",
+     "text": "The first to play after the dealer (dealer+1) marks {dealer_pos.score.1} per "
+             "deal (sides change from deal to deal, so positions are compared by what the "
+             "seat earns)"},
 )
 _PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.+\-]+)(:bare)?\}")
 
@@ -564,6 +587,7 @@ class FindingSpec:
     paired: Any = None  # (n_players) -> pl.Expr
     companion: dict[str, Any] | None = None  # knobs of a run that has the metric
     companion_text: str = ""
+    when_missing: str = ""  # a metric key: the sentence is left out when the run has it
 
 
 @dataclass
@@ -775,6 +799,8 @@ def findings_from(game: Game, plan: Plan, sums: ReportSums, ms: MetricSet,
             if f is not None:
                 f.text += f" ({spec.companion_text})"
                 out.append(f)
+            continue
+        if spec.when_missing and spec.when_missing in by_key:
             continue
         control = None
         if spec.control is not None:

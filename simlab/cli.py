@@ -225,11 +225,13 @@ def _paragraph(text: str) -> str:
 def _pct_row(label: str, k: int, n: int) -> list[Any]:
     lo, hi = wilson(k, n)
     share = k / n if n else math.nan
-    return [label, _pct(share), f"[{_pct(lo)}, {_pct(hi)}]", n]
+    # enough decimals that Wilson's interval never prints as [x, x] (0 or n of n)
+    d = next((d for d in range(2, 7) if math.isnan(lo) or _pct(lo, d) != _pct(hi, d)), 6)
+    return [label, _pct(share, d), f"[{_pct(lo, d)}, {_pct(hi, d)}]", n]
 
 
-def _pct(x: float) -> str:
-    return "-" if math.isnan(x) else f"{100 * x:.2f}%"
+def _pct(x: float, d: int = 2) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.{d}f}%"
 
 
 def _mean_row(label: str, mean: float | None, std: float | None, n: int) -> list[Any]:
@@ -255,7 +257,8 @@ def _bool_rate(lf: pl.LazyFrame, col: str, where: pl.Expr | None) -> tuple[int, 
     return int(k or 0), int(n or 0)
 
 
-def run_summary(lf: pl.LazyFrame, level: str, n_players: int, seconds: float) -> str:
+def run_summary(lf: pl.LazyFrame, level: str, n_players: int, seconds: float,
+                teams: tuple[int, ...] | None = None) -> str:
     """Deal level: the demo's rates and per-seat / per-dealer-position mean scores;
     match level: each team's (or seat's) match win rate and the mean match length. Every
     figure carries its sample size and a 95% interval."""
@@ -268,7 +271,7 @@ def run_summary(lf: pl.LazyFrame, level: str, n_players: int, seconds: float) ->
     if "winner" in schema:
         winners = _collect(lf.group_by("winner").agg(pl.len()))
         for w, k in sorted(winners.iter_rows()):
-            label = "no winner (a draw, or the safety cap)" if w < 0 else f"winner = {w}"
+            label = "no winner (a draw, or the safety cap)" if w < 0 else _winner_label(w, teams)
             rates.append(_pct_row(label, int(k), rows))
         lines += ["", table(["match result", "share", "95% Wilson", "n"], rates,
                             right=[False, True, True, True])]
@@ -281,6 +284,14 @@ def run_summary(lf: pl.LazyFrame, level: str, n_players: int, seconds: float) ->
     return "\n".join(lines)
 
 
+def _winner_label(w: int, teams: tuple[int, ...] | None) -> str:
+    """Who the match winner's number is: a team (its seats) or a seat."""
+    if teams is not None and len(set(teams)) < len(teams):
+        seats = [str(i) for i, t in enumerate(teams) if t == w]
+        return f"team {w} wins (seats {' and '.join(seats)})"
+    return f"seat {w} wins"
+
+
 def deal_summary(lf: pl.LazyFrame, n_players: int, seconds: float) -> str:
     schema = lf.collect_schema()
     rows = _collect(lf.select(pl.len())).item()
@@ -290,10 +301,10 @@ def deal_summary(lf: pl.LazyFrame, n_players: int, seconds: float) -> str:
     taken = pl.col("taker") >= 0 if has_taker else None
     if has_taker:
         k, n = _collect(lf.select(taken.sum(), pl.len())).row(0)
-        rates.append(_pct_row("taker (someone takes)", int(k), int(n)))
+        rates.append(_pct_row("someone takes (all deals)", int(k), int(n)))
     if "made" in schema:
         k, n = _bool_rate(lf, "made", taken)
-        rates.append(_pct_row("taker success (made | taken)", k, n))
+        rates.append(_pct_row("taker success (made, of the taken deals with a result)", k, n))
     for name in ("dedans", "litige", "capot"):
         if name in schema:
             k, n = _bool_rate(lf, name, taken)
@@ -526,7 +537,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if before and before["kept"]:
         print(f"resumed {args.out}: {before['kept']} of {before['kept'] + before['to_run']} "
               "chunks were already done (the rate below counts every row)")
-    print(run_summary(lf, p.level, p.game.players(p.knobs), seconds))
+    print(run_summary(lf, p.level, p.game.players(p.knobs), seconds,
+                      tuple(p.game.teams(p.knobs)) if p.game.teams is not None else None))
     if args.out is not None:
         print(f"wrote {args.out}" + (" (load it with simlab.load)" if to_dir else ""))
     return 0

@@ -269,14 +269,19 @@ def cmd_compare(args) -> int:
     return 0
 
 
-def _sweep_cell(e) -> str:
+def _sweep_cell(e, unit: str = "") -> str:
+    from simlab.stats import TOO_FEW_ROWS, is_percent
+
+    if e.status == TOO_FEW_ROWS:
+        return "too few"
     if e.n == 0 or math.isnan(e.value):
         return "-"
+    pct = is_percent(e.kind, unit)  # rates and shares in %, as the header says
     if math.isnan(e.lo):
         half = ""
     else:
-        half = f" ±{100 * e.half_width:.2f}" if e.kind == "rate" else f" ±{e.half_width:.3f}"
-    return (f"{100 * e.value:.2f}%" if e.kind == "rate" else f"{e.value:.3f}") + half
+        half = f" ±{100 * e.half_width:.2f}" if pct else f" ±{e.half_width:.3f}"
+    return (f"{100 * e.value:.2f}%" if pct else f"{e.value:.3f}") + half
 
 
 def sweep_table(result, width: int | None = None) -> str:
@@ -288,7 +293,7 @@ def sweep_table(result, width: int | None = None) -> str:
     labels = [" ".join(f"{k}={v}" for k, v in pt.values.items()) for pt in result.points]
     heads = result.points[0].metrics.headline()
     by_point = [{m.key: m for m in pt.metrics.metrics} for pt in result.points]
-    cells = [[_sweep_cell(bp[h.key].estimate) if h.key in bp else "-" for bp in by_point]
+    cells = [[_sweep_cell(bp[h.key].estimate, h.unit) if h.key in bp else "-" for bp in by_point]
              for h in heads]
     widths = [max([len(lab)] + [len(row[j]) for row in cells]) for j, lab in enumerate(labels)]
     title_width = 24
@@ -420,9 +425,12 @@ def players_for_report(p: Plan, frame, sums, ms, players_n: int, skill_policy: s
 # --- experiment --------------------------------------------------------------------------
 def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool | None = None,
                    log=print, n: int | None = None,
-                   players_n: int = DEFAULT_PLAYERS_N) -> Path:
+                   players_n: int = DEFAULT_PLAYERS_N, out: str | Path | None = None,
+                   force: bool = False) -> Path:
     """Run an experiment file and write its report; ``n`` overrides the file's ``n`` (or
-    its ``precision``) for a quick look."""
+    its ``precision``) for a quick look. The report goes to ``out``, else the file's
+    ``out``, else a fresh folder under ``out/``; a folder holding an earlier report is
+    replaced only with ``force`` (``experiment.report_folder``)."""
     from dataclasses import replace
 
     from simlab.compare import compare_runs, sweep
@@ -441,7 +449,7 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     first = ex.n if ex.n is not None else 20_000
     p = plan(ex.game, first, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=workers,
              level=ex.level, progress=progress)
-    out = check_folder_output(ex.out_dir)  # before the work, not after
+    out = check_folder_output(ex.out_dir(out, force))  # before the work, not after
     start_report_workers(p)  # they start while the report's modules load here
     from simlab.report import write_report
 
@@ -472,7 +480,7 @@ def cmd_experiment(args) -> int:
     if args.n is not None and args.n < 1:
         raise SimlabError(f"-n must be >= 1, got {args.n}")
     out = run_experiment(args.file, jobs=args.jobs, progress=_progress(args), n=args.n,
-                         players_n=args.players_n)
+                         players_n=args.players_n, out=args.out, force=args.force)
     print(f"report: {out / 'report.md'} and {out / 'report.html'}")
     return 0
 
@@ -661,13 +669,20 @@ def add_commands(sub, formatter) -> None:
                     "and write the report. The file format, every key with its default and a "
                     "complete example: experiments/README.md.",
         epilog="examples:\n  simlab experiment experiments/belote_dealer_advantage.toml\n"
-               "  simlab experiment experiments/belote_queen_value.toml -n 20000   # quick look")
+               "  simlab experiment experiments/belote_queen_value.toml -n 20000   # quick look\n"
+               "  simlab experiment experiments/belote_queen_value.toml "
+               "--out reports/belote-queen-value --force   # the committed example")
     p.add_argument("file", help="experiment TOML file")
     p.add_argument("-n", type=_count, default=None, metavar="N",
                    help="deals (or matches) instead of the file's n or precision, e.g. for a "
                         "quick look (the report says the n it used)")
     p.add_argument("--jobs", type=_jobs, default=None, metavar="J",
                    help="override the file's jobs")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="report folder (default: the file's out, else a fresh folder "
+                        "out/NAME/, out/NAME-2/, ...)")
+    p.add_argument("--force", action="store_true",
+                   help="write into a folder that holds an earlier run's report, replacing it")
     p.add_argument("--no-progress", action="store_true", help="never show the progress line")
     _players_args(p)
     p.set_defaults(func=cmd_experiment)

@@ -136,6 +136,10 @@ def position_name(k: int) -> str:
 
 # Base of the standard win metrics, in their titles: a seat wins a deal when its side does
 WIN_BASE = "its side wins; played deals"
+# Why positions are compared in points in a game whose sides change from deal to deal
+POSITION_POINTS_NOTE = ("sides change from deal to deal, so a position's side win rate would "
+                        "mostly count how often it takes: positions are compared by what the "
+                        "seat earns, its mean score per deal (all deals)")
 
 
 def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tuple[int, ...],
@@ -179,33 +183,54 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
                     note="each played deal's win split equally among the winning side's "
                          "seats: the seats' shares add up to 100% less the ties"))
         if "dealer" in cols:
+            # Sides that change from deal to deal (a taker against the rest): a position's
+            # side win rate mostly counts how often that position takes, so positions are
+            # compared by what the seat earns, its mean score; side win rates only where
+            # the sides are fixed teams (or every seat alone)
+            moving = not sides.fixed
+            pos_note = (POSITION_POINTS_NOTE + (f"; {note}" if note else "")) if moving else ""
+            lower = " (lower is better)" if sides.lower_wins else ""
             for k in range(n):
                 pos = position_name(k)
-                defs.append(MetricDef(f"dealer_pos.score.{k}", f"mean score per deal, {pos}",
-                                      "Dealer position",
+                defs.append(MetricDef(f"dealer_pos.score.{k}",
+                                      f"mean score per deal{lower}, {pos}", "Dealer position",
                                       _by_position(_scores(n), k, "dealer", n),
-                                      kind="mean", unit="points"))
-                defs.append(MetricDef(f"dealer_pos.win.{k}", f"deal win rate ({WIN_BASE}), {pos}",
-                                      "Dealer position",
-                                      _by_position(won_f, k, "dealer", n).cast(pl.Boolean),
-                                      where=played, headline=True, note=win_note))
+                                      kind="mean", unit="points", headline=moving,
+                                      note=pos_note))
+                if not moving:
+                    defs.append(MetricDef(f"dealer_pos.win.{k}",
+                                          f"deal win rate ({WIN_BASE}), {pos}",
+                                          "Dealer position",
+                                          _by_position(won_f, k, "dealer", n).cast(pl.Boolean),
+                                          where=played, headline=True, note=win_note))
             # positions are the seats in another order: their mean is the seats' mean
-            mean_win = sum(won_f) / n
-            first = _by_position(won_f, 1 % n, "dealer", n)
-            defs.append(MetricDef("balance.first_seat_advantage",
-                                  "first-to-play advantage (side wins; played deals): win rate "
-                                  "of dealer+1 minus the mean over positions", "Balance",
-                                  first - mean_win, where=played, kind="mean",
-                                  unit="win-rate points", note=note))
+            mean_score = sum(_scores(n)) / n
+            defs.append(MetricDef("balance.first_seat_points",
+                                  f"first-to-play advantage in points{lower}: mean score per "
+                                  "deal of dealer+1 minus the mean over positions (all deals)",
+                                  "Balance", _by_position(_scores(n), 1 % n, "dealer", n)
+                                  - mean_score, kind="mean", unit="points", note=pos_note))
+            if not moving:
+                mean_win = sum(won_f) / n
+                first = _by_position(won_f, 1 % n, "dealer", n)
+                defs.append(MetricDef("balance.first_seat_advantage",
+                                      "first-to-play advantage (side wins; played deals): win "
+                                      "rate of dealer+1 minus the mean over positions",
+                                      "Balance", first - mean_win, where=played, kind="mean",
+                                      unit="win-rate points", note=note))
         defs.append(MetricDef("balance.ties", "ties (drawishness): played deals whose sides "
                               "tie", "Balance", tie, where=played, headline=True, note=note))
         if sides.unplayed:
-            defs.append(MetricDef("balance.thrown_in", f"thrown in / void deals (all deals): "
-                                  f"{sides.unplayed}", "Balance", ~played))
+            # not "thrown in": some games leave played deals out of the side counts
+            # (Caisse's Misère Générale has no taker but is played)
+            defs.append(MetricDef("balance.thrown_in", f"deals left out of the side win rates "
+                                  f"(all deals): {sides.unplayed}", "Balance", ~played))
         if "taker" in cols:
             taken = pl.col("taker") >= 0
-            defs.append(MetricDef("contract.nobody_takes", "nobody takes (deal thrown in)",
-                                  "Contracts", ~taken, headline=True, choice=True))
+            defs.append(MetricDef("contract.nobody_takes", "no taker (all deals)",
+                                  "Contracts", ~taken, headline=True, choice=True,
+                                  note=f"deals left out of the side win rates: {sides.unplayed}"
+                                  if sides.unplayed else ""))
             if "made" in cols:
                 defs.append(MetricDef("contract.success", "taker success rate", "Contracts",
                                       pl.col("made"), where=taken, headline=True))
@@ -320,8 +345,12 @@ def sides_method(sides: Sides) -> str:
            + (f" ({sides.text})" if sides.text else "") + "; a seat wins when its side does, "
            "and a played deal no side wins is a tie")
     if sides.unplayed:
-        out += (f". Deals not played ({sides.unplayed}) are left out of these rates and "
-                "counted in \"thrown in / void deals\", over all deals")
+        out += (f". Deals without sides ({sides.unplayed}) are left out of these rates and "
+                "counted in \"deals left out of the side win rates\", over all deals")
+    if not sides.fixed:
+        out += (". Sides change from deal to deal, so positions relative to the dealer are "
+                "compared by the seat's mean score per deal (what it earns), not by its side's "
+                "win rate (which mostly counts how often that position takes)")
     return out + "."
 
 
@@ -365,6 +394,10 @@ class BalanceTest:
     p_equal: float  # Wald test of "all positions have the same win rate"
     df: int
     n: int
+    # the gap less its estimated small-sample bias (``gap`` is the largest of K noisy
+    # estimates minus the smallest, so it overstates the true gap, most when positions
+    # are close and n small), kept within [gap_lo, gap_hi]
+    gap_corrected: float = math.nan
 
 
 def position_balance(wins: np.ndarray, conf: float = DEFAULT_CONF) -> BalanceTest:
@@ -382,10 +415,27 @@ def position_balance(wins: np.ndarray, conf: float = DEFAULT_CONF) -> BalanceTes
     return position_balance_from(moments_of(x), conf)
 
 
-def position_balance_from(m: Moments, conf: float = DEFAULT_CONF) -> BalanceTest:
+# draws of the positions' estimates that measure the largest gap's bias: a fixed seed, so
+# the same sums always give the same figure
+BIAS_DRAWS = 4000
+BIAS_SEED = 20240917
+
+
+def gap_bias(p: np.ndarray, cov: np.ndarray) -> float:
+    """Expected (max - min) of estimates drawn around ``p`` with covariance ``cov`` (of
+    the means), minus max(p) - min(p): the bias of the observed largest gap, by a
+    parametric bootstrap from the same sums."""
+    rng = np.random.default_rng(BIAS_SEED)
+    draws = rng.multivariate_normal(p, cov, size=BIAS_DRAWS, method="eigh")
+    return float((draws.max(axis=1) - draws.min(axis=1)).mean() - (p.max() - p.min()))
+
+
+def position_balance_from(m: Moments, conf: float = DEFAULT_CONF, bounded: bool = True
+                          ) -> BalanceTest:
     """``position_balance`` from the ``Moments`` of the positions' 0/1 wins over the rows
     where every position has one (exact sums: the same test whatever split of the rows
-    they were added from)."""
+    they were added from). ``bounded``: the values are rates (a gap is at most 1); False
+    for mean scores."""
     n, k = m.n, len(m.s1)
     p = np.array([float(v / n) for v in m.s1])
     c = centred_matrix(m)  # sums of products of deviations from the means
@@ -413,23 +463,37 @@ def position_balance_from(m: Moments, conf: float = DEFAULT_CONF) -> BalanceTest
     else:
         stat = float(mean_c @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ mean_c)
         p_equal = stats.chi2_sf(stat, rank)
-    return BalanceTest(gap, max(0.0, max(lows)), min(1.0, max(highs)), p_equal, rank, n)
+    gap_lo = max(0.0, max(lows))
+    gap_hi = min(1.0, max(highs)) if bounded else max(highs)
+    cov_means = c / max(n - 1, 1) / n
+    # max - min is convex, so its bias is never negative (Jensen): draws' noise is not
+    corrected = min(max(gap - max(gap_bias(p, cov_means), 0.0), gap_lo), gap_hi)
+    return BalanceTest(gap, gap_lo, gap_hi, p_equal, rank, n, corrected)
 
 
 def on_rows(d: MetricDef) -> pl.Expr:
     """A metric's per-row value as Float64, null outside its rows (a ``Derived``
     metric: its linearisation, see ``Derived.linearised``)."""
     if isinstance(d.expr, Derived):
-        e = d.expr.linearised().cast(pl.Float64)
-        w = d.where if d.expr.where is None else (
-            d.expr.where if d.where is None else d.where & d.expr.where)
-        return e if w is None else pl.when(w).then(e)
+        rows, _ = components(d)  # a ratio's rows: those its denominator counts
+        e = replace(d.expr, where=rows).linearised().cast(pl.Float64)
+        return pl.when(rows).then(e)
     e = d.expr.cast(pl.Float64)
     return e if d.where is None else pl.when(d.where).then(e)
 
 
+# (prefix of the positions' metrics, what they are, their base); mean scores only where
+# a game has no position win rates (sides that change from deal to deal)
+SCORE_POSITIONS = "dealer_pos.score."
 BALANCES = (("dealer_pos.win.", "dealer positions", "side wins; played deals"),
-            ("match.win_pos.", "first-dealer positions", ""))
+            ("match.win_pos.", "first-dealer positions", ""),
+            (SCORE_POSITIONS, "dealer positions", "mean score per deal, all deals"))
+
+
+def balanced_positions(prefix: str, keys: list[str]) -> bool:
+    """Whether the balance over ``prefix`` positions is measured, given the metric keys:
+    by mean scores only when there are no position win rates."""
+    return prefix != SCORE_POSITIONS or not any(k.startswith("dealer_pos.win.") for k in keys)
 
 
 def balance_metric(frame: pl.DataFrame | pl.LazyFrame, metrics: list[Metric], prefix: str, what: str,
@@ -456,22 +520,36 @@ def joint_moments(frame: pl.DataFrame | pl.LazyFrame, defs: list[MetricDef]) -> 
 
 def balance_from(wins: list[Metric], joint: Moments, what: str, conf: float = DEFAULT_CONF,
                  base: str = "") -> Metric | None:
-    """The balance metric of ``balance_metric`` from the positions' win metrics and the
-    ``Moments`` of their wins together."""
+    """The balance metric of ``balance_metric`` from the positions' metrics and the
+    ``Moments`` of their values together: over win rates, 1 - (largest gap), key
+    ``balance.<what>``; over mean scores, the largest gap in points, key
+    ``balance.<what>_points``. The figure is the gap less its small-sample bias
+    (``BalanceTest.gap_corrected``); the gap as measured is in the note."""
     if len(wins) < 2 or joint.n < 2:
         return None
-    t = position_balance_from(joint, conf)
+    points = wins[0].estimate.kind != "rate"
+    t = position_balance_from(joint, conf, bounded=not points)
     best = max(wins, key=lambda m: m.estimate.value)
     worst = min(wins, key=lambda m: m.estimate.value)
+    here = f"{best.title.split(', ')[-1]} - {worst.title.split(', ')[-1]}"
     key = "balance." + re.sub(r"[^a-z0-9]+", "_", what)
-    d = MetricDef(key, f"balance between {what}{f' ({base})' if base else ''}: 1 - (largest gap "
-                  f"between their win rates; here "
-                  f"{best.title.split(', ')[-1]} - {worst.title.split(', ')[-1]})", "Balance",
+    based = f" ({base})" if base else ""
+    note = (f"interval from simultaneous intervals of every pairwise gap, valid whichever "
+            f"positions are best and worst; all {len(wins)} positions equal: p = {t.p_equal:.3g} "
+            f"(Wald chi-square, {t.df} df); the estimate is bias-corrected (the largest of "
+            f"{len(wins)} noisy figures minus the smallest overstates the true gap at small n; "
+            "bias from a parametric bootstrap of the same sums)")
+    if points:
+        d = MetricDef(key + "_points", f"spread between {what}{based}: largest gap between "
+                      f"their mean scores, bias-corrected; here {here}", "Balance",
+                      pl.lit(None, dtype=pl.Float64), kind="mean", unit="points",
+                      note=note + f"; as measured: {t.gap:,.4g} points")
+        return Metric(d, Estimate(t.gap_corrected, t.gap_lo, t.gap_hi, t.n, "mean", conf))
+    d = MetricDef(key, f"balance between {what}{based}: 1 - (largest gap between their win "
+                  f"rates, bias-corrected; here {here})", "Balance",
                   pl.lit(None, dtype=pl.Float64), kind="mean", unit="win-rate fraction",
-                  note=f"interval from simultaneous intervals of every pairwise gap, valid whichever "
-                       f"positions are best and worst; all {len(wins)} positions equal: p = {t.p_equal:.3g} "
-                       f"(Wald chi-square, {t.df} df)")
-    return Metric(d, Estimate(1 - t.gap, 1 - t.gap_hi, 1 - t.gap_lo, t.n, "mean", conf))
+                  note=note + f"; as measured: 1 - gap = {100 * (1 - t.gap):.2f}%")
+    return Metric(d, Estimate(1 - t.gap_corrected, 1 - t.gap_hi, 1 - t.gap_lo, t.n, "mean", conf))
 
 
 @dataclass(frozen=True)
@@ -494,7 +572,9 @@ class MetricSums:
 def metric_sums(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> MetricSums:
     """``MetricSums`` of ``frame`` (``game``: a ``Game``; ``knobs``: its knobs)."""
     defs = game_defs(game, frame, knobs, level)
-    positions = [[d for d in defs if d.key.startswith(prefix)] for prefix, _, _ in BALANCES]
+    keys = [d.key for d in defs]
+    positions = [[d for d in defs if d.key.startswith(prefix)]
+                 if balanced_positions(prefix, keys) else [] for prefix, _, _ in BALANCES]
     return MetricSums(defs, metric_moments(frame, defs),
                       tuple(joint_moments(frame, ds) for ds in positions))
 
@@ -504,9 +584,10 @@ def compute_from(sums: MetricSums, conf: float = DEFAULT_CONF) -> MetricSet:
     metrics = [Metric(d, estimate_of(d, m, conf)) for d, m in zip(sums.defs, sums.moments, strict=True)
                if shown(d, m)]
     extra = []
+    keys = [d.key for d in sums.defs]
     for (prefix, what, base), joint in zip(BALANCES, sums.joint, strict=True):
         wins = [m for m in metrics if m.key.startswith(prefix)]
-        if wins and all(m.estimate.n > 0 for m in wins):
+        if wins and all(m.estimate.n > 0 for m in wins) and balanced_positions(prefix, keys):
             b = balance_from(wins, joint, what, conf, base)
             if b is not None:
                 extra.append(b)
@@ -594,6 +675,11 @@ def components(d: MetricDef) -> tuple[pl.Expr, list[pl.Expr]]:
     if isinstance(d.expr, Derived):
         parts = list(d.expr.parts)
         wheres = [w for w in (d.where, d.expr.where) if w is not None]
+        if d.expr.form == "ratio":
+            # a ratio's qualifying rows are those its denominator counts (a deal with no
+            # qualifying player adds nothing to either sum): its n counts them, not the
+            # rows around them
+            wheres.append(parts[1] != 0)
     else:
         parts = [d.expr.cast(pl.Boolean) if d.kind == "rate" else d.expr]
         wheres = [d.where] if d.where is not None else []
@@ -655,21 +741,69 @@ def centred_matrix(m: Moments) -> np.ndarray:
 def estimate_of(d: MetricDef, m: Moments, conf: float = DEFAULT_CONF) -> Estimate:
     """The metric's estimate from its ``Moments``: a rate's Wilson interval, a mean's
     Student t interval, a ``Derived`` value's t interval on its linearisation (delta
-    method). The same figures whatever split of the rows the moments were added from."""
-    if form_of(d) == "rate":
+    method; a ratio's, Fieller's when it is bounded). The same figures whatever split of
+    the rows the moments were added from.
+
+    Never [x, x]: below ``stats.MIN_MEAN_N`` qualifying rows a mean, ratio or deviation
+    has no interval and says "too few" (``stats.TOO_FEW_ROWS``); rows that all hold 0 (or
+    all 1) get Wilson's interval of 0 (or n) in n; other rows that are all equal have no
+    interval and say so (``stats.CONSTANT_ROWS``)."""
+    form = form_of(d)
+    if form == "rate":
         return stats.proportion(int(m.s1[0]), m.n, conf)
     got = influence(d, m)
     if got is None:
         # as the mean of per-row linearisations gave: no value, and no row at all when
         # the frame-wide part (a zero denominator) is undefined
-        n = 0 if m.n == 0 or (form_of(d) == "ratio" and m.s1[1] == 0) else m.n
+        n = 0 if m.n == 0 or (form == "ratio" and m.s1[1] == 0) else m.n
         return _nan_estimate(n, conf)
     value, grad = got
-    if m.n < 2:
-        return stats.mean(m=value, sd=math.nan, n=m.n, conf=conf)
+    if m.n < stats.MIN_MEAN_N:
+        return Estimate(value, math.nan, math.nan, m.n, "mean", conf, stats.TOO_FEW_ROWS)
     g = np.array(grad)
     ss = float(g @ centred_matrix(m) @ g)
-    return stats.mean(m=value, sd=math.sqrt(max(ss, 0.0) / (m.n - 1)), n=m.n, conf=conf)
+    if ss <= 0:
+        return _constant_estimate(form, value, m, conf)
+    e = stats.mean(m=value, sd=math.sqrt(ss / (m.n - 1)), n=m.n, conf=conf)
+    if form == "ratio":
+        bounds = fieller(m, conf)
+        if bounds is not None:
+            return replace(e, lo=min(bounds[0], value), hi=max(bounds[1], value))
+    return e
+
+
+def _constant_estimate(form: str, value: float, m: Moments, conf: float) -> Estimate:
+    """A mean or ratio whose rows show no spread: Wilson's interval when every row holds 0
+    or 1 (a ratio: its units, the denominator's sum, when that is a count), else no
+    interval (``stats.CONSTANT_ROWS``)."""
+    if value in (0.0, 1.0) and form in ("mean", "ratio"):
+        units = m.s1[1] if form == "ratio" else m.n
+        if isinstance(units, int | Fraction) and Fraction(units).denominator == 1 and units > 0:
+            w = stats.proportion(int(round(value * int(units))), int(units), conf)
+            return Estimate(value, w.lo, w.hi, m.n, "mean", conf)
+    return Estimate(value, math.nan, math.nan, m.n, "mean", conf, stats.CONSTANT_ROWS)
+
+
+def fieller(m: Moments, conf: float = DEFAULT_CONF) -> tuple[float, float] | None:
+    """Fieller's interval of sum(num) / sum(den) from the ``Moments`` of (num, den) over
+    the rows: the R with (mean num - R mean den)^2 <= t^2 var(mean num - R mean den).
+    Unlike the delta method it follows the ratio's curvature (a small or noisy
+    denominator); None when the set is not a bounded interval (the denominator's mean not
+    clearly away from 0), where the delta method is used."""
+    n = m.n
+    if n < 2 or m.s1[1] == 0:
+        return None
+    a, b = float(m.s1[0] / n), float(m.s1[1] / n)
+    c = centred_matrix(m) / ((n - 1) * n)  # covariance of the two means
+    t2 = stats.t_ppf(0.5 + conf / 2, n - 1) ** 2
+    qa = b * b - t2 * c[1, 1]
+    qb = a * b - t2 * c[0, 1]
+    qc = a * a - t2 * c[0, 0]
+    disc = qb * qb - qa * qc
+    if qa <= 0 or disc < 0:
+        return None
+    root = math.sqrt(disc)
+    return (qb - root) / qa, (qb + root) / qa
 
 
 # Integer parts are summed as int64 when no sum can overflow (values and products below

@@ -75,6 +75,10 @@ class Estimate:
     n: int
     kind: str  # "rate" or "mean"
     conf: float = DEFAULT_CONF
+    # why a mean has no interval though it has rows: TOO_FEW_ROWS (fewer than
+    # ``MIN_MEAN_N`` qualifying rows: "too few" is printed instead of a number) or
+    # CONSTANT_ROWS (every row holds the same value: no spread to estimate, never [x, x])
+    status: str = ""
 
     @property
     def half_width(self) -> float:
@@ -83,6 +87,8 @@ class Estimate:
         return max(self.value - self.lo, self.hi - self.value)
 
     def format(self, digits: int = 2) -> str:
+        if self.status == TOO_FEW_ROWS:
+            return f"too few (n = {self.n:,})"
         if self.n == 0 or math.isnan(self.value):
             return "n/a (n = 0)"
         if self.kind == "rate":
@@ -90,7 +96,16 @@ class Estimate:
             return (f"{f.format(100 * self.value)} [{f.format(100 * self.lo)}, "
                     f"{f.format(100 * self.hi)}] (n = {self.n:,})")
         f = f"{{:.{digits + 1}f}}"
+        if self.status == CONSTANT_ROWS:
+            return f"{f.format(self.value)} (every row equal, n = {self.n:,})"
         return f"{f.format(self.value)} [{f.format(self.lo)}, {f.format(self.hi)}] (n = {self.n:,})"
+
+
+# A mean (or ratio, deviation) over fewer qualifying rows than ``MIN_MEAN_N`` is not
+# shown as a number: its t interval's coverage is not trusted there, and a handful of
+# equal rows would print [x, x].
+TOO_FEW_ROWS = "too few"
+CONSTANT_ROWS = "constant"
 
 
 def _z(conf: float) -> float:

@@ -61,7 +61,7 @@ def test_run_summary_and_parquet(capsys, tmp_path, fake):
                  "--chunk-size", "30", "--out", str(out), "--no-progress"]) == 0
     text = capsys.readouterr().out
     assert "100 deals in" in text and "seat 0" in text and "dealer+1" in text
-    assert "taker (someone takes)" in text and "95% Wilson" in text and f"wrote {out}" in text
+    assert "someone takes (all deals)" in text and "95% Wilson" in text and f"wrote {out}" in text
     prov = simlab.read_provenance(out)
     assert prov["knobs"]["bonus"] == 2 and prov["knobs"]["mode"] == "fancy"
     assert prov["n"] == 100 and prov["seed"] == 4
@@ -69,7 +69,7 @@ def test_run_summary_and_parquet(capsys, tmp_path, fake):
                                                        params={"bonus": 2, "mode": "fancy"}))
     assert main(["run", "fake", "-n", "20", "--level", "match", "--no-progress"]) == 0
     text = capsys.readouterr().out
-    assert "matches/s" in text and "taker (someone takes)" not in text
+    assert "matches/s" in text and "someone takes (all deals)" not in text
     assert "deals per match" in text
 
 
@@ -81,7 +81,7 @@ def test_run_belote(capsys, tmp_path):
     assert main(["run", "belote", "-n", "300", "--variant", str(v), "--set", "litige=carry_over",
                  "--policy", "heuristic,random,heuristic,random", "--out", str(out),
                  "--no-progress"]) == 0
-    assert "taker success (made | taken)" in capsys.readouterr().out
+    assert "taker success (made, of the taken deals with a result)" in capsys.readouterr().out
     prov = simlab.read_provenance(out)
     assert prov["knobs"]["queen_points"] == 5 and prov["knobs"]["litige"] == "carry_over"
     assert prov["policies"] == ["heuristic", "random", "heuristic", "random"]

@@ -86,10 +86,11 @@ def _covers(lo: float, hi: float, truth: float) -> bool:
     return lo <= truth <= hi
 
 
-def _single_coverage(r: Runs, key: str) -> tuple[int, int, list[Estimate]]:
+def _single_coverage(r: Runs, key: str, deals: int | None = None) -> tuple[int, int, list[Estimate]]:
     d = _definition(r.a, r.frame_a, key)
-    truth = evaluate(r.reference(r.frame_a), [d], CONF)[0].estimate.value
-    ests = [evaluate(r.block(r.frame_a, i), [d], CONF)[0].estimate for i in range(r.size.replicates)]
+    truth = evaluate(r.reference(r.frame_a, deals), [d], CONF)[0].estimate.value
+    ests = [evaluate(r.block(r.frame_a, i, deals), [d], CONF)[0].estimate
+            for i in range(r.size.replicates)]
     shown = [e for e in ests if not math.isnan(e.lo)]
     return sum(_covers(e.lo, e.hi, truth) for e in shown), len(shown), ests
 
@@ -132,11 +133,12 @@ CASES = [
 ]
 
 
-def _check_single(r: Runs, key: str) -> None:
-    hits, shown, ests = _single_coverage(r, key)
+def _check_single(r: Runs, key: str, deals: int | None = None, floor: float | None = None) -> None:
+    hits, shown, ests = _single_coverage(r, key, deals)
     assert shown >= 0.9 * r.size.replicates, f"{key}: only {shown} intervals"
     assert all(e.hi > e.lo for e in ests if not math.isnan(e.lo)), f"{key}: a zero-width interval"
-    assert hits / shown >= tolerance_floor(shown), f"{key}: coverage {hits}/{shown}"
+    need = tolerance_floor(shown) if floor is None else floor
+    assert hits / shown >= need, f"{key}: coverage {hits}/{shown} at {deals or r.size.deals} deals"
 
 
 def _check_difference(r: Runs, other: Plan, frame: pl.DataFrame, key: str, deals: int) -> list[Comparison]:
@@ -150,6 +152,34 @@ def _check_difference(r: Runs, other: Plan, frame: pl.DataFrame, key: str, deals
 @pytest.mark.parametrize("key,what", CASES)
 def test_single_metric_coverage(runs, key, what):
     _check_single(runs, key)
+
+
+# every kind of metric at 50 and at 200 deals: a rate, a mean, a ratio of sums (Fieller's
+# interval) and the balance between positions; at least 93% of the intervals cover (the
+# larger run, SIMLAB_SLOW=1, holds them to that; the small one to its binomial floor)
+KINDS = [("seat.win.s0", "a rate"), ("seat.score.s0", "a mean"),
+         ("belote.q4.share", "a ratio of sums")]
+COVERAGE_FLOOR = 0.93
+
+
+@pytest.mark.parametrize("deals", [50, 200])
+@pytest.mark.parametrize("key,what", KINDS)
+def test_every_metric_kind_covers_at_50_and_200_deals(runs, key, what, deals):
+    _check_single(runs, key, deals)
+
+
+@slow
+@pytest.mark.parametrize("deals", [50, 200])
+@pytest.mark.parametrize("key,what", KINDS)
+def test_every_metric_kind_covers_93_percent_large(large_runs, key, what, deals):
+    _check_single(large_runs, key, deals, floor=COVERAGE_FLOOR)
+
+
+@pytest.mark.parametrize("deals", [50, 200])
+def test_balance_covers_at_50_and_200_deals(runs, deals):
+    hits, total = _balance_coverage(runs, runs.a, runs.frame_a, "dealer_pos.win.", "dealer positions",
+                                    deals)
+    assert hits / total >= tolerance_floor(total), f"balance coverage {hits}/{total} at {deals} deals"
 
 
 def test_difference_of_a_conditional_rate_whose_condition_differs(runs):

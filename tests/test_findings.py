@@ -110,7 +110,13 @@ def test_belote_report_opens_with_findings(belote_report):
     # the opening line says why the number repeats and which metrics are the question's
     assert sec.count("**Question 1: ") == 2
     assert "a question may take several paragraphs" in sec and "`belote.q1…`" in sec
-    assert "an even 50%" in sec and "Holm's correction" in sec
+    # the position is tested against the even split of the decided deals (litiges left
+    # out) and quotes the points margin (issue 33)
+    q2 = sec.split("**Question 2: Position.**")[1].split("\n\n")[0]
+    assert "an even split of the decided deals" in q2 and "Holm's correction" in q2
+    assert "of decided deals" in q2 and "per deal more than the dealer's left's team" in q2
+    margin = next(m for m in ms.metrics if m.key == "belote.q2.margin.dealer_team")
+    assert fmt_estimate(margin.estimate, margin.unit) in q2
     assert "figures/findings.png" in sec
     assert "compare" not in md.split("## Method")[0].lower().replace("`simlab compare", "")
     assert not any(m.key.startswith("belote.q6") for m in ms.metrics)

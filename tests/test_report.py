@@ -220,7 +220,7 @@ def test_sweep_report_opens_with_findings(small_sweep, tmp_path):
     takes = [p.metrics.metrics for p in s.points]
     low, high = sorted((next(m.estimate for m in ms if m.key == "contract.nobody_takes")
                         for ms in takes), key=lambda e: e.value)
-    line = next(x for x in sec.splitlines() if x.startswith("**Nobody takes"))
+    line = next(x for x in sec.splitlines() if x.startswith("**No taker"))
     assert "take_threshold_1=6, highest" in line and line.endswith("across the grid.")
     assert low.hi < high.lo
     moved = sum(1 for x in sec.splitlines() if x.endswith("a clear change across the grid."))

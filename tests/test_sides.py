@@ -62,11 +62,16 @@ def test_taker_side_against_the_defence_counts_every_defender():
     assert got.row(3) == (False, False, False, True, False)
     defs = standard_defs(f, 4, (0, 1, 2, 3), "deal", sides=sides)
     v = values(f, defs, "seat.win.s0", "seat.win.s1", "balance.ties", "balance.thrown_in",
-               "dealer_pos.win.1")
+               "dealer_pos.score.1", "balance.first_seat_points")
     assert v["seat.win.s0"] == pytest.approx(1 / 3) and v["seat.win.s1"] == pytest.approx(1 / 3)
     assert v["balance.ties"] == 0 and v["balance.thrown_in"] == pytest.approx(1 / 4)
-    # dealer+1: seat 1 (won, lost), seat 3 in the last deal (won): 2 of 3 played deals
-    assert v["dealer_pos.win.1"] == pytest.approx(2 / 3)
+    # sides change with the taker: positions are compared by what the seat earns, not by
+    # side wins (which would mostly count how often a position takes)
+    assert not any(d.key.startswith("dealer_pos.win.") or d.key == "balance.first_seat_advantage"
+                   for d in defs)
+    # dealer+1: seat 1 (90, -120), seat 2 (0), seat 3 (150), over all four deals
+    assert v["dealer_pos.score.1"] == pytest.approx(120 / 4)
+    assert v["balance.first_seat_points"] == pytest.approx(30 - 0)  # the marks sum to 0
 
 
 def test_called_partner_wins_with_the_taker():
@@ -99,14 +104,15 @@ def test_fixed_teams_tie_and_lower_wins():
 def test_balance_between_positions_uses_played_deals_only():
     # positions' side wins differ only on played rows; thrown-in rows (taker -1) would
     # pull every position towards "lost" if they were counted
-    rows = [(0, 1, -1, [-30, 90, -30, -30])] * 30 + [(0, 2, -1, [30, 30, -90, 30])] * 30
+    # (every seat alone, fixed: side win rates by position are measured)
+    rows = [(0, 1, -1, [-30, 90, -30, -30])] * 30 + [(0, 2, -1, [0, 50, -20, 0])] * 30
     rows += [(0, -1, -1, [0, 0, 0, 0])] * 60
     f = tarot_like(rows)
-    sides = taker_sides(4, pl.col("taker") >= 0, unplayed="all pass")
+    sides = fixed_sides((0, 1, 2, 3), pl.col("taker") >= 0, unplayed="all pass")
     metrics = evaluate(f, standard_defs(f, 4, (0, 1, 2, 3), "deal", sides=sides))
     by = {m.key: m.estimate for m in metrics}
     assert by["dealer_pos.win.1"].value == 1.0 and by["dealer_pos.win.1"].n == 60
-    assert by["dealer_pos.win.2"].value == 0.0 and by["dealer_pos.win.3"].value == 0.5
+    assert by["dealer_pos.win.2"].value == 0.0 and by["dealer_pos.win.3"].value == 0.0
     bal = balance_metric(f, metrics, "dealer_pos.win.", "dealer positions", base="played deals")
     assert bal is not None and bal.estimate.n == 60
     # over all 120 rows the gap would be 0.5 - 0 and the balance 0.5
@@ -142,9 +148,10 @@ def test_tarot_4p_side_wins_over_played_deals(tarot4):
     defence = sum(played.select(((pl.col("taker") != i) & ~pl.col("made")).mean()).item()
                   for i in range(4)) / 3
     assert attack + defence + ties.value == pytest.approx(1.0, abs=1e-12)
-    # positions: the same played deals, every position once per deal
-    pos = [ms[f"dealer_pos.win.{k}"].estimate for k in range(4)]
-    assert sum(e.value for e in pos) == pytest.approx(total, abs=1e-9)
+    # positions: compared by their mean score over all deals (sides change with the taker)
+    pos = [ms[f"dealer_pos.score.{k}"].estimate for k in range(4)]
+    assert all(e.n == f.height for e in pos) and "dealer_pos.win.0" not in ms
+    assert sum(e.value for e in pos) == pytest.approx(0.0, abs=1e-9)  # Tarot's marks sum to 0
     # ties are not thrown-in deals
     thrown = ms["balance.thrown_in"].estimate
     assert thrown.value == pytest.approx(ms["contract.nobody_takes"].estimate.value, abs=1e-12)

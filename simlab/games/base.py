@@ -53,7 +53,7 @@ class Sides:
     ``side``: per seat, its side id, either an int (the same in every deal: fixed teams,
     or every seat alone) or a polars expression giving it per row (Tarot: the taker's
     side against the defence). ``played``: the rows that are played deals, i.e. not
-    thrown in, annulled or void (its complement is reported as "thrown in / void deals").
+    thrown in, annulled or void (its complement is reported as "deals left out of the side win rates").
     ``value``: per seat, what sides compare (default ``score_s{i}``); a side's value is
     the mean over its seats, and a side wins a deal when its value beats every other
     side's (higher wins, or lower with ``lower_wins``); no such side = a tie.

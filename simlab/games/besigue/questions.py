@@ -43,6 +43,10 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BesigueKnobs | No
         add(base, "q1.dealer_wins", "deal win rate of the dealer (all deals)", winner == dealer,
             headline=True, note="the non-dealer leads first; the dealer may earn the 250 "
                                 "cut bonus, the non-dealer the 150 guess bonus")
+        marks = {"dealer", "score_s0", "score_s1"}
+        add(marks, "q1.margin", "points per deal, dealer minus non-dealer",
+            _seat("score", dealer) - _seat("score", 1 - dealer), kind="mean", unit="points",
+            note="positive: the dealer gains")
         add(base | {"cut_bonus_s0", "cut_bonus_s1"}, "q1.dealer_wins.no_cut",
             "deal win rate of the dealer, deals without a cut bonus", winner == dealer, no_cut,
             note="the first-lead effect alone")
@@ -134,8 +138,9 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BesigueKnobs | No
 FINDINGS = (
     {"question": "1. Dealer vs non-dealer",
      "key": "besigue.q1.dealer_wins", "against": 0.5, "against_text": "an even 50%",
-     "text": "The dealer wins {besigue.q1.dealer_wins} of deals "
-             "({besigue.q1.dealer_wins.no_cut} of deals without a cut bonus; his pile is "
+     "text": "The dealer wins {besigue.q1.dealer_wins} of deals (a tie goes to one player, "
+             "so every deal is decided) and marks {besigue.q1.margin} per deal more than the "
+             "non-dealer ({besigue.q1.dealer_wins.no_cut} of deals without a cut bonus; his pile is "
              "exact in {besigue.q1.dealer_cut_bonus} of deals)"},
     {"question": "2. Rubicon",
      "key": "besigue.q2.rubicon_missed",

@@ -181,7 +181,7 @@ def test_search_matches_run():
     assert (m.rows[:, 2] >= 0).all()
 
 
-DUEL_N = 1000
+DUEL_N = 2000  # +1.14 [+0.31, +1.97] (seed 1) since the heuristic bids its estimate at once
 
 
 def test_search_beats_heuristic_in_duplicate_play():

@@ -38,6 +38,8 @@ from simlab.games.mille.rules import (
     K_BID_MARGIN,
     K_BOMB_MARGIN,
     K_MAR,
+    K_NO_MAR_CAP,
+    K_OVER_CAP,
     K_RAISES,
     K_ROLLOUTS,
     K_STEP,
@@ -181,6 +183,8 @@ def heuristic_bid(state: np.ndarray, kv: np.ndarray, tb: tuple) -> int:
     p = state[S_TO_MOVE]
     hand = hand_of(state, p)
     limit = min(hand_value(hand, kv, tb, CHIEN_GUESS) - kv[K_BID_MARGIN], bid_cap(hand, kv))
+    if limit > kv[K_NO_MAR_CAP]:  # above the cap the estimate leans on a marriage
+        limit = max(kv[K_NO_MAR_CAP], limit - kv[K_OVER_CAP])
     score = state[S_SCORE + p]
     need = kv[K_TARGET] - score  # a made contract of this amount wins the match
     on_barrel = score >= kv[K_BARREL] and kv[K_BARREL] < kv[K_TARGET]

@@ -175,8 +175,10 @@ def level_at_least(amount: int, kv: np.ndarray) -> int:
 
 @hot
 def heuristic_bid(state: np.ndarray, kv: np.ndarray, tb: tuple) -> int:
-    """Bid up to the hand's value less ``bid_margin`` (within the hand's cap), one step at
-    a time (the others may pass); the forced opener bids the minimum. Near the target it
+    """Bid up to the hand's value less ``bid_margin`` (and ``over_cap_margin`` more above
+    ``no_marriage_cap``; within the hand's cap): with ``bid_jump`` (the default) that
+    amount at once, else one step at a time; a forced opener whose hand is worth less
+    bids the minimum. Near the target it
     jumps to the amount that wins the match when the hand is worth it, and a player on the
     barrel does not raise to an amount that cannot take him off it (seed 9.1: making it
     would leave him at the barrel, failing would drop him)."""

@@ -232,17 +232,22 @@ class TarotKnobs(Knobs):
         "column capped)",
         choices=("dealings", "played_deals"))
     # heuristic policy
-    bid_prise: int = knob(29, "heuristic: hand value for a Prise (value: 21 = 10, Petit 8 "
+    bid_prise: int = knob(28, "heuristic: hand value for a Prise (value: 21 = 10, Petit 8 "
                           "(6 with < 5 trumps), Excuse 7, 1 per trump, +1 per trump >= 16, "
                           "King 6, K+Q +3, void 5 (with >= 6 trumps), singleton 3). The "
                           "catalogue's 40/56/71/81 leave 92% of 4-player deals passed and "
-                          "90% of takers making it. 29/31/47/53 (issue 10; formerly "
-                          "28/38/50/60): where the first speaker forced to take each contract "
-                          "has a positive mean (Prise from about 30), and the highest "
-                          "contract's mean there: a Garde doubles a Prise's result, so it "
-                          "pays from 31; Garde sans above a Garde from 47, Garde contre from 53",
+                          "90% of takers making it. Issue 10 set 29/31/47/53 (formerly "
+                          "28/38/50/60) where the first speaker forced to take each contract "
+                          "has a positive mean; that left 40.9% of 4-player deals thrown in "
+                          "where the search player at every seat leaves 34.7% [33.0, 36.4] "
+                          "(3,000 deals, seed 7; its takers make 68.0%, 8.7% Prise, 87.2% "
+                          "Garde). Issue 32: 28/29 throw in 34.1% (20,000 deals, seed 1), "
+                          "takers make 66.8%, 10% Prise and 88% Garde; against 29/31 in "
+                          "duplicate +0.008 [-0.196, +0.212] points a deal (20,000 deals, "
+                          "seed 2), and simlab tune (seed 3) found no better move of either "
+                          "threshold",
                           lo=0, hi=500, policy=True)
-    bid_garde: int = knob(31, "heuristic: hand value for a Garde", lo=0, hi=500, policy=True)
+    bid_garde: int = knob(29, "heuristic: hand value for a Garde", lo=0, hi=500, policy=True)
     bid_garde_sans: int = knob(47, "heuristic: hand value for a Garde sans", lo=0, hi=500,
                                policy=True)
     bid_garde_contre: int = knob(53, "heuristic: hand value for a Garde contre", lo=0,

@@ -1,7 +1,7 @@
 """Experiment files: one TOML file says what to simulate and which report to write.
 
 ```toml
-name = "belote-queen-value"          # report folder: reports/<name>/ (or `out`)
+name = "belote-queen-value"          # report folder: a fresh out/<name>/ (or `out`)
 game = "belote"
 title = "Belote: does the Queen's value change the game?"
 n = 1_000_000                         # or: precision = 0.002 and max_deals = 10_000_000
@@ -56,9 +56,43 @@ class Experiment:
     compare_b: dict[str, Any] | None = None
     sweep: dict[str, list[Any]] | None = None
 
-    @property
-    def out_dir(self) -> Path:
-        return self.out if self.out is not None else Path("reports") / self.name
+    def out_dir(self, out: str | Path | None = None, force: bool = False) -> Path:
+        """The report folder: ``out`` (the command line's ``--out``), else the file's
+        ``out``, else a fresh folder under ``out/`` (see :func:`report_folder`)."""
+        return report_folder(self.name, out if out is not None else self.out, force)
+
+
+DEFAULT_BASE = Path("out")  # where an experiment's report goes unless told
+# Files a report writes: a folder holding one of them holds an earlier run's report
+REPORT_FILES = ("report.md", "report.html", "results.parquet", "results_a.parquet",
+                "results_b.parquet")
+
+
+def holds_report(folder: Path) -> bool:
+    """Whether ``folder`` holds a report (an earlier run's: one of ``REPORT_FILES``)."""
+    return folder.is_dir() and any((folder / f).exists() for f in REPORT_FILES)
+
+
+def report_folder(name: str, out: str | Path | None = None, force: bool = False,
+                  base: Path = DEFAULT_BASE) -> Path:
+    """Where an experiment named ``name`` writes its report.
+
+    Without ``out``: ``base/<name>/``, or ``base/<name>-2/``, ``-3``... the first one that
+    is missing or empty, so a quick look never replaces an earlier report (the committed
+    examples in ``reports/`` least of all). With ``out``: that folder, refused in one line
+    if it holds an earlier run's report, unless ``force``."""
+    if out is None:
+        folder, k = base / name, 1
+        while folder.exists() and not (folder.is_dir() and not any(folder.iterdir())):
+            k += 1
+            folder = base / f"{name}-{k}"
+        return folder
+    folder = Path(out)
+    if holds_report(folder) and not force:
+        raise SimlabError(f"{str(folder)!r} holds the report of an earlier run; add --force to "
+                          "replace it, or give another --out (without --out a fresh folder "
+                          f"under {str(base)}/ is used)")
+    return folder
 
 
 def _is_int(v: Any) -> bool:

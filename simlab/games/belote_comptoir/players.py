@@ -21,8 +21,14 @@ The search player (determinized Monte Carlo, ``simlab/search.py``):
   ``search_make_risk`` % of the worlds (50 %: a bid made is +1 against every opponent, a
   bid failed -1 against every opponent); with face-down cards of its own (blind modes)
   it plays each world with the contract the heuristic names for that world's hand, as
-  the real bidder names trump once he sees his cards; it raises to the lowest level (open auction) or
-  bids its ceiling (one_round) while that is within its ceiling, else passes;
+  the real bidder names trump once he sees his cards. Open auction: it raises to the
+  lowest level while that is within its ceiling, else passes. One round (each speaks
+  once): a bid taken scores 1 made or -1 failed whatever its level, so bidding the 50 %
+  level at once is worth nothing on average (it lost to the heuristic: -0.020 a deal);
+  it weighs passing, the lowest legal bid and the levels made in 50, 60 ... 100 % of the
+  worlds, each played out in other sampled worlds with the later speakers bidding as
+  heuristic players (a higher bid only pays by keeping them out), and keeps the best
+  (``one_round_values``);
 * contract and cards: each legal move is applied in every world and played out with
   heuristic players; the move with the best summed outcome wins, the outcome being the
   seat's margin (its mark minus the mean of the others', x (n - 1)) first and the
@@ -555,13 +561,14 @@ def search_values(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tupl
 
 
 @hot
-def search_ceiling(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
-                   seed: np.uint64, index: int, sub: int, world: np.ndarray, work: tuple) -> int:
-    """The highest level the seat to move would make in at least ``search_make_risk`` %
-    of its sampled worlds, playing the best allowed contract as the bidder (0: none)."""
+def search_histogram(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                     seed: np.uint64, index: int, sub: int, world: np.ndarray,
+                     work: tuple) -> None:
+    """``work[12][c, v]``: in how many of the seat's sampled worlds it takes ``v`` points
+    (capped at ``MAX_BID + 1``) as the bidder of contract ``c``, heuristic players
+    everywhere."""
     sim, hist = work[2], work[12]
     seat = state[S_TO_MOVE]
-    worlds = kv[K_WORLDS]
     for c in range(N_CONTRACTS):
         for v in range(MAX_BID + 2):
             hist[c, v] = 0
@@ -573,7 +580,7 @@ def search_ceiling(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tup
     # worlds would underrate a blind hand: the exact solver (``exact.exact_ceiling``)
     # found bids about half the makeable level at 3 players, k = 1, blind.
     blind = (hand_of(state, seat) & np.uint64(state[S_FACE_DOWN])) != EMPTY
-    for _ in range(worlds):
+    for _ in range(kv[K_WORLDS]):
         st = sample_world(state, seat, hidden, st, world, work)
         for c in range(N_CONTRACTS):
             if not allowed(c, kv):
@@ -590,7 +597,13 @@ def search_ceiling(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tup
             apply_contract(sim, named, kv)
             playout(sim, kv, rules, tb)
             hist[c, min(taker_points(sim), MAX_BID + 1)] += 1
-    need = (kv[K_MAKE_RISK] * worlds + 99) // 100  # worlds that must make it
+
+
+@hot
+def level_at_risk(hist: np.ndarray, risk: int, worlds: int) -> int:
+    """The highest level the best contract of ``hist`` reaches in at least ``risk`` % of
+    the ``worlds`` (0: none)."""
+    need = (risk * worlds + 99) // 100  # worlds that must make it
     ceiling = 0
     for c in range(N_CONTRACTS):
         made = 0
@@ -603,9 +616,72 @@ def search_ceiling(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tup
 
 
 @hot
+def search_ceiling(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                   seed: np.uint64, index: int, sub: int, world: np.ndarray, work: tuple) -> int:
+    """The highest level the seat to move would make in at least ``search_make_risk`` %
+    of its sampled worlds, playing the best allowed contract as the bidder (0: none)."""
+    search_histogram(state, kv, rules, tb, seed, index, sub, world, work)
+    return level_at_risk(work[12], kv[K_MAKE_RISK], kv[K_WORLDS])
+
+
+# The make rates whose levels the one-round search weighs as bids (besides the lowest
+# legal bid and passing): a bid made scores 1 whatever its level, so a higher bid only
+# pays by keeping the later speakers out.
+ONE_ROUND_RISKS = np.array([50, 60, 70, 80, 90, 100])
+
+
+@hot
+def one_round_values(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
+                     seed: np.uint64, index: int, sub: int, world: np.ndarray,
+                     work: tuple) -> int:
+    """One-round auction (each speaks once): fill ``work[0]`` with passing and the bids
+    worth weighing (the lowest legal one and the levels made in ``ONE_ROUND_RISKS`` % of
+    the sampled worlds, within the cap), and ``work[1]`` with each one's summed
+    ``outcome`` over the worlds, the later speakers bidding as heuristic players in each
+    world and the deal played out; returns the number of moves."""
+    moves, totals, sim = work[0], work[1], work[2]
+    seat = state[S_TO_MOVE]
+    search_histogram(state, kv, rules, tb, seed, index, sub, world, work)
+    low = lowest_bid(state, kv)
+    n = 0
+    moves[n] = PASS
+    n += 1
+    if low <= kv[K_BID_CAP]:
+        moves[n] = BID + low
+        n += 1
+    for i in range(ONE_ROUND_RISKS.shape[0]):
+        level = min(level_at_risk(work[12], ONE_ROUND_RISKS[i], kv[K_WORLDS]), kv[K_BID_CAP])
+        if level > low:
+            fresh = True
+            for j in range(n):
+                fresh = fresh and moves[j] != BID + level
+            if fresh:
+                moves[n] = BID + level
+                n += 1
+    for m in range(n):
+        totals[m] = 0
+    # other worlds than the histogram's, so the levels are not judged on the worlds that
+    # chose them
+    st = rng.mix64(search.decision_stream(seed, index, sub, seat, state[S_PLY]) ^ rng.GOLDEN)
+    hidden = seat_information(state, seat, rules, tb, work[7], work[8])
+    for _ in range(kv[K_WORLDS]):
+        st = sample_world(state, seat, hidden, st, world, work)
+        for m in range(n):
+            for i in range(N_STATE):
+                sim[i] = world[i]
+            apply_move(sim, moves[m], kv, tb)
+            playout(sim, kv, rules, tb)
+            totals[m] += outcome(sim, seat)
+    return n
+
+
+@hot
 def search_move(state: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
                 seed: np.uint64, index: int, sub: int, world: np.ndarray, work: tuple) -> int:
     """The search player's move for the seat to move (see the module docstring)."""
+    if state[S_PHASE] == P_AUCTION and kv[K_ONE_ROUND]:
+        n = one_round_values(state, kv, rules, tb, seed, index, sub, world, work)
+        return work[0][search.best_move(work[1], n)]
     if state[S_PHASE] == P_AUCTION:
         ceiling = min(search_ceiling(state, kv, rules, tb, seed, index, sub, world, work),
                       kv[K_BID_CAP])

@@ -17,36 +17,12 @@ from simlab.games.manille import players as P
 from simlab.games.manille import rules as R
 from simlab.knobs import SEED_CASES, SimlabError
 from simlab.tricks import bit, update_trick
+from tests.test_manille import cid, legal
 from tests.test_manille_variants import finished, marks_of
 from tests.test_manille_variants import position as vposition
 
 DECK = M.DECK
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
-
-
-def cid(label: str) -> int:
-    return DECK.index(label)
-
-
-def legal(hand: list[str], trick: list[tuple[int, str]], seat: int, trump: int,
-          **knobs) -> set[str]:
-    """Legal cards of ``seat`` holding ``hand`` after ``trick`` [(seat, card), ...]."""
-    k = M.ManilleKnobs(**knobs)
-    rules = M.rules_for(k)
-    tb = M.tables(k)
-    above = tb.above[trump + 1]
-    led, win, win_seat = -1, -1, -1
-    for s, c in trick:
-        led, win, win_seat = update_trick(cid(c), s, led, win, win_seat, trump, tb.suit_of,
-                                          above)
-    table = np.array([cid(c) for _, c in trick] + [-1] * (4 - len(trick)), dtype=np.int64)
-    h = np.uint64(0)
-    for c in hand:
-        h |= bit(cid(c))
-    leader = trick[0][0] if trick else seat
-    mask = R.manille_legal(h, table, len(trick), led, win, win_seat, leader, seat, M.TEAM_OF,
-                           trump, tb.suit_of, tb.suit_mask, tb.excuse_mask, above, rules)
-    return {c for c in hand if mask & bit(cid(c))}
 
 
 # --- item 10: overtrump only "quand l'adversaire a coupé" ---------------------------------

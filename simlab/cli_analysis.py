@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.knobs import SimlabError, load_variant, parse_assignments
-from simlab.runner import LEVELS, Plan, check_folder_output, plan
+from simlab.runner import LEVELS, Plan, check_folder_output, kernel_clock, plan
 
 
 # --- output helpers -----------------------------------------------------------------------
@@ -241,14 +241,14 @@ def cmd_compare(args) -> int:
     backend, where = _backend_from(args)
     if args.out is not None:
         check_folder_output(args.out)  # before the work, not after
-    t0 = time.perf_counter()
+    t0, kernels = time.perf_counter(), kernel_clock()
     # measured where the deals are played; a report's rows are written as parts there (from
     # a cluster, they come back as Parquet bytes, written here)
     result = compare_runs(args.game, args.n, a=a, b=b, seed=args.seed, policies_a=args.policy,
                           policies_b=args.policy_b, level=args.level, jobs=args.jobs,
                           progress=_progress(args), keep_frames=args.out is not None,
                           backend=backend, scheduler=where, report_dir=args.out)
-    seconds = time.perf_counter() - t0
+    seconds, kernel_seconds = time.perf_counter() - t0, kernels()
     print(f"{result.game.slug}: A = {result.label_a} vs B = {result.label_b}, "
           f"{args.n:,} {result.plan_a.unit} each, the same deals (seed {args.seed})")
     print(compare_table(result))
@@ -264,7 +264,8 @@ def cmd_compare(args) -> int:
 
         out = write_report(args.out, game=result.game, plan=result.plan_b, frame=result.frame_b,
                            seconds=seconds, comparison=result, sums=result.sums_b,
-                           title=f"{result.game.title}: {result.label_a} vs {result.label_b}")
+                           title=f"{result.game.title}: {result.label_a} vs {result.label_b}",
+                           kernels=kernel_seconds)
         print(f"report: {out / 'report.html'}")
     return 0
 
@@ -322,10 +323,10 @@ def cmd_sweep(args) -> int:
     base.update(parse_assignments(args.set))
     out = args.out or Path("out") / f"sweep-{args.game}-{'-'.join(grid)}"
     check_folder_output(out)
-    t0 = time.perf_counter()
+    t0, kernels = time.perf_counter(), kernel_clock()
     result = sweep(args.game, args.n, grid, base=base, seed=args.seed, policies=args.policy,
                    level=args.level, jobs=args.jobs, progress=_progress(args))
-    seconds = time.perf_counter() - t0
+    seconds, kernel_seconds = time.perf_counter() - t0, kernels()
     print(_paragraph(f"{result.game.slug}: sweep over {', '.join(grid)}, {args.n:,} "
                      f"{result.points[0].plan.unit} per point, the same deals at every point; "
                      "each cell is the estimate ± the larger distance from it to a bound of its "
@@ -335,7 +336,8 @@ def cmd_sweep(args) -> int:
 
     last = result.points[-1]
     out = write_report(out, game=result.game, plan=last.plan, frame=None, seconds=seconds,
-                       sweep=result, title=f"{result.game.title}: sweep over {', '.join(grid)}")
+                       sweep=result, title=f"{result.game.title}: sweep over {', '.join(grid)}",
+                       kernels=kernel_seconds)
     print(f"report with one curve per headline metric:\n  {out / 'report.html'}")
     return 0
 
@@ -389,15 +391,18 @@ def cmd_report(args) -> int:
     start_report_workers(p, backend)  # they start while the report's modules load here
     from simlab.report import write_report
 
+    kernels = kernel_clock()
     sums, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals, out,
                                               backend=backend, scheduler=where)
+    kernel_seconds = kernels()
     from dataclasses import replace
 
     p = replace(p, n=sums.rows)
     players, skill = players_for_report(p, None, sums, ms, args.players_n, args.skill_check,
                                         args.skill_n)
     out = write_report(out, game=p.game, plan=p, frame=None, seconds=seconds,
-                       metric_set=ms, notes=notes, players=players, skill=skill, sums=sums)
+                       metric_set=ms, notes=notes, players=players, skill=skill, sums=sums,
+                       kernels=kernel_seconds)
     print(metrics_table(ms.headline()))
     print(f"\nreport: {out / 'report.md'} and {out / 'report.html'}")
     return 0
@@ -453,6 +458,7 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     start_report_workers(p)  # they start while the report's modules load here
     from simlab.report import write_report
 
+    kernels = kernel_clock()
     sums, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, out, log=log)
     p = replace(p, n=sums.rows)
     comparison = None
@@ -470,10 +476,12 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
                              base=ex.knobs, seed=ex.seed, policies=ex.policies, level=ex.level,
                              jobs=workers, progress=progress)
     seconds += time.perf_counter() - t0
+    kernel_seconds = kernels()
     players, _ = players_for_report(p, None, sums, ms, players_n, None, 0, log=log)
     return write_report(out, game=p.game, plan=p, frame=None, seconds=seconds,
                         metric_set=ms, comparison=comparison, sweep=sweep_result, title=ex.title,
-                        notes=[*ex.notes, *notes], players=players, sums=sums)
+                        notes=[*ex.notes, *notes], players=players, sums=sums,
+                        kernels=kernel_seconds)
 
 
 def cmd_experiment(args) -> int:
@@ -670,8 +678,8 @@ def add_commands(sub, formatter) -> None:
                     "complete example: experiments/README.md.",
         epilog="examples:\n  simlab experiment experiments/belote_dealer_advantage.toml\n"
                "  simlab experiment experiments/belote_queen_value.toml -n 20000   # quick look\n"
-               "  simlab experiment experiments/belote_queen_value.toml "
-               "--out reports/belote-queen-value --force   # the committed example")
+               "  simlab experiment experiments/belote_queen_value.toml \\\n"
+               "      --out reports/belote-queen-value --force   # the committed example again")
     p.add_argument("file", help="experiment TOML file")
     p.add_argument("-n", type=_count, default=None, metavar="N",
                    help="deals (or matches) instead of the file's n or precision, e.g. for a "

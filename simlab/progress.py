@@ -12,14 +12,63 @@ update's rate), so the line appears after ``delay`` and moves at least once a se
 That thread needs the GIL: while a numba kernel runs in this process (which holds it),
 nothing is drawn until the kernel returns; the runner cuts the chunks it runs itself into
 slices of a fraction of a second and reports each through ``in_flight``.
+
+Time spent in a :func:`paused` block (loading or compiling kernels: ``runner.load_kernels``)
+is not the run's: the line says what is going on meanwhile and leaves it out of the rate
+and the elapsed time, and :func:`paused_seconds` lets a caller take it out of its own
+timing (a report's "run time" row shows simulation and kernels apart). :func:`notice`
+prints a line (such as "compiling kernels ...") above a progress line being drawn.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import TextIO
+
+# Paused time of this process: (seconds of finished pauses, start of the current pause or
+# None, what the current pause does)
+_PAUSE: list = [0.0, None, ""]
+_LIVE: list[Progress] = []  # progress lines of this process not closed yet
+
+
+def paused_seconds(now: float | None = None) -> float:
+    """Seconds this process has spent in :func:`paused` blocks so far (a current one
+    included): a caller subtracts its growth over a run from the run's wall time."""
+    start = _PAUSE[1]
+    if start is None:
+        return _PAUSE[0]
+    return _PAUSE[0] + max(0.0, (time.perf_counter() if now is None else now) - start)
+
+
+@contextlib.contextmanager
+def paused(what: str) -> Iterator[None]:
+    """Time spent here is not the run's (``what``: shown on the line meanwhile)."""
+    if _PAUSE[1] is not None:  # nested: the outer pause counts it already
+        yield
+        return
+    _PAUSE[1], _PAUSE[2] = time.perf_counter(), what
+    try:
+        yield
+    finally:
+        _PAUSE[0] += time.perf_counter() - _PAUSE[1]
+        _PAUSE[1], _PAUSE[2] = None, ""
+
+
+def notice(text: str, stream: TextIO | None = None) -> None:
+    """Print ``text`` as a line of its own on stderr at once, above a progress line being
+    drawn (which the next redraw puts back)."""
+    stream = stream if stream is not None else sys.stderr
+    bar = next((b for b in _LIVE if b.shown and b.stream is stream), None)
+    with bar._lock if bar is not None else contextlib.nullcontext():
+        if bar is not None:  # over the line drawn, which the next redraw puts back below
+            text = "\r" + text.ljust(bar._width)
+            bar._width = 0
+        stream.write(text + "\n")
+        stream.flush()
 
 
 def _duration(seconds: float) -> str:
@@ -44,6 +93,8 @@ class Progress:
         self.interval = interval
         self.start = time.perf_counter()
         self._last_update = self.start  # when ``done`` last changed
+        self._paused0 = paused_seconds(self.start)  # paused time before this line started
+        self._paused_by_update = 0.0  # this line's paused time as of ``_last_update``
         self._last_draw = -1.0
         self._width = 0
         self._drawn_done = -1
@@ -60,6 +111,8 @@ class Progress:
             self._ticker = threading.Thread(target=self._tick, args=(tick,), daemon=True,
                                             name="simlab-progress")
             self._ticker.start()
+        if self.visible:
+            _LIVE.append(self)
 
     def _tick(self, tick: float) -> None:
         while not self._stop.wait(tick):
@@ -75,18 +128,27 @@ class Progress:
             return True
         return self._tty and (self.shown or now - self.start > self.delay)
 
+    def paused(self, now: float | None = None) -> float:
+        """Seconds of this line's time spent paused (loading or compiling kernels)."""
+        return paused_seconds(now) - self._paused0
+
     def line(self, now: float | None = None) -> str:
         now = time.perf_counter() if now is None else now
-        elapsed = max(now - self.start, 1e-9)
+        paused = self.paused(now)
+        elapsed = max(now - self.start - paused, 1e-9)  # the run's own time
         pct = 100.0 * self.done / self.total if self.total else 100.0
         head = f"{self.done:,}/{self.total:,} {self.unit}  {pct:5.1f}%"
+        # the rate as of the last update, kernels' time left out: it stays put once done
+        busy = max(self._last_update - self.start - self._paused_by_update, 1e-9)
+        rate = (self.done - self.initial) / busy
         if self.done >= self.total:
-            rate = (self.done - self.initial) / elapsed
-            return f"{head}  {rate:,.0f} {self.unit}/s  in {_duration(elapsed)}"
+            kernels = f" (and {_duration(paused)} on kernels)" if paused >= 1 else ""
+            return f"{head}  {rate:,.0f} {self.unit}/s  in {_duration(busy)}{kernels}"
+        if _PAUSE[1] is not None:  # loading or compiling kernels: say so, the clock waits
+            return f"{head}  {_PAUSE[2]}, {_duration(now - _PAUSE[1])}"
         if self.done == self.initial:  # nothing finished yet: only the clock moves
             return f"{head}  {_duration(elapsed)} elapsed, first chunk running"
-        # the rate as of the last update; the ETA counts down from there
-        rate = (self.done - self.initial) / max(self._last_update - self.start, 1e-9)
+        # the ETA counts down from the last update
         left = max(0.0, (self.total - self.done) / rate - (now - self._last_update))
         return (f"{head}  {_duration(elapsed)} elapsed  {rate:,.0f} {self.unit}/s  "
                 f"ETA {_duration(left)}")
@@ -115,6 +177,7 @@ class Progress:
             self._flight = int(k)
             now = time.perf_counter()
             self._last_update = now
+            self._paused_by_update = self.paused(now)
             if self._allowed(now) and now - self._last_draw >= self.interval:
                 self._draw(now)
 
@@ -124,6 +187,7 @@ class Progress:
             self._flight = 0
             now = time.perf_counter()
             self._last_update = now
+            self._paused_by_update = self.paused(now)
             if self._allowed(now) and (now - self._last_draw >= self.interval
                                        or self.done >= self.total):
                 self._draw(now)
@@ -133,6 +197,8 @@ class Progress:
         self._stop.set()
         if self._ticker is not None and self._ticker is not threading.current_thread():
             self._ticker.join()
+        if self in _LIVE:
+            _LIVE.remove(self)
         now = time.perf_counter()
         if self.shown or self.enabled is True:
             if self._drawn_done != self.done or not self.shown:

@@ -975,12 +975,24 @@ def _players(doc: _Doc, players: PlayersCheck | None, skill: SkillCheck | None) 
 
 
 # --- sections ----------------------------------------------------------------------------
+def _kernel_rows(kernels: tuple[float, float]) -> list[list[str]]:
+    """The row of the time spent on kernels, which the run time leaves out: compiling them
+    (this machine's first run of these sources) and loading them (compiled earlier)."""
+    compiling, loading = kernels
+    parts = ([f"{_seconds(compiling)} compiling them (this machine's first run of these "
+              "sources)"] if compiling else []) \
+        + ([f"{_seconds(loading)} loading them (compiled earlier)"] if loading else [])
+    return [["kernels (not in the run time)", "; ".join(parts)]] if parts else []
+
+
 def _what(doc: _Doc, game: Game, plan: Plan, n_rows: int | None, seconds: float,
-          notes: Sequence[str]) -> None:
-    """``n_rows``: the run's rows (None: a sweep's report, one run per grid point)."""
+          notes: Sequence[str], kernels: tuple[float, float] = (0.0, 0.0)) -> None:
+    """``n_rows``: the run's rows (None: a sweep's report, one run per grid point);
+    ``kernels``: of ``seconds``, those spent compiling and loading kernels (shown apart)."""
     import simlab
 
     doc.h(2, "What was simulated")
+    simulating = max(0.0, seconds - sum(kernels))
     rows = [
         ["game", f"{game.title} (`{game.slug}`)"],
         ["rules changed from the defaults", _knobs_text(plan.knobs.changed()) if n_rows is not None
@@ -996,9 +1008,10 @@ def _what(doc: _Doc, game: Game, plan: Plan, n_rows: int | None, seconds: float,
          + (" per grid point" if n_rows is None else "")],
         ["seed", str(plan.seed)],
         ["simlab version", simlab.__version__],
-        ["run time", _seconds(seconds)
-         + (f" ({plan.n / seconds:,.0f} {plan.unit}/s)" if seconds > 0 and n_rows is not None
-            else "")],
+        ["run time", _seconds(simulating)
+         + (f" ({plan.n / simulating:,.0f} {plan.unit}/s)" if simulating > 0
+            and n_rows is not None else "")],
+        *_kernel_rows(kernels),
         ["report date", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")],
     ]
     doc.table(["item", "value"], rows)
@@ -1298,7 +1311,8 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
                  comparison: CompareResult | None = None, sweep: SweepResult | None = None,
                  title: str | None = None, notes: Sequence[str] = (),
                  players: PlayersCheck | None = None, skill: SkillCheck | None = None,
-                 sums: ReportSums | None = None) -> Path:
+                 sums: ReportSums | None = None,
+                 kernels: tuple[float, float] = (0.0, 0.0)) -> Path:
     """Write ``report.md``, ``report.html``, ``figures/*.png`` and ``results.parquet`` into
     ``out_dir`` (created if needed) and return it. The run is its whole ``frame``, or its
     ``sums`` (``report_sums.run_report_sums``, which wrote ``results.parquet`` already).
@@ -1306,11 +1320,13 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
     sweep's report: every grid point was its own run) only the comparison / sweep
     sections are written. ``players``
     (``simlab.players_check.check_players``) and ``skill`` (``skill_check``) fill the
-    Players section; without them it lists the policies and the run's own health checks."""
+    Players section; without them it lists the policies and the run's own health checks.
+    ``kernels``: (compiling, loading) seconds of ``seconds`` spent on the kernels
+    (``runner.kernel_clock``), shown apart from the run time."""
     out = check_folder_output(out_dir)
     try:
         return _write_report(out, game, plan, frame, seconds, metric_set, comparison, sweep,
-                             title, notes, players, skill, sums)
+                             title, notes, players, skill, sums, kernels)
     except OSError as e:  # a full disk, a folder made read-only meanwhile...
         raise SimlabError(f"cannot write the report into {str(out)!r}: "
                           f"{e.strerror or e}{' (' + str(e.filename) + ')' if e.filename else ''}"
@@ -1321,7 +1337,8 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
                   seconds: float, metric_set: MetricSet | None, comparison: CompareResult | None,
                   sweep: SweepResult | None, title: str | None, notes: Sequence[str],
                   players: PlayersCheck | None = None, skill: SkillCheck | None = None,
-                  sums: ReportSums | None = None) -> Path:
+                  sums: ReportSums | None = None,
+                  kernels: tuple[float, float] = (0.0, 0.0)) -> Path:
     if isinstance(game, str):
         from simlab.games import get_game
 
@@ -1348,7 +1365,8 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
         _findings_section(doc, found, conf, comparison, players, skill)
     elif sweep is not None:
         _sweep_findings(doc, sweep)
-    _what(doc, game, plan, sums.rows if sums is not None else None, seconds, list(notes))
+    _what(doc, game, plan, sums.rows if sums is not None else None, seconds, list(notes),
+          kernels)
     if sums is not None:
         _headline(doc, ms, skill)
         _players(doc, players, skill)

@@ -25,11 +25,12 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -291,6 +292,132 @@ def _jit_disabled() -> bool:
     return os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0")
 
 
+# --- compiling or loading the kernels ----------------------------------------------------
+# CPU seconds to compile a game's kernels cold, before this machine has measured its own
+# (load_kernels records each compile it times in the cache folder): a fixed part (numba
+# and LLVM start-up, the shared modules) and a part per compiled function of the game's
+# packages. Fitted on cold one-deal runs on the development machine: Belote (34
+# functions) 23 s, Président (30) 25 s, Manille (92) 34 s.
+COMPILE_BASE_CPU = 17.0
+COMPILE_CPU_PER_FUNCTION = 0.18
+_JITTED = re.compile(r"^@(?:jit\.)?(?:batch|hot|hot_inline|cached_njit)\b", re.MULTILINE)
+_LOADED: set[tuple[str, str]] = set()  # (game, level) whose kernels this process has loaded
+_KERNEL_SECONDS = [0.0, 0.0]  # this process's seconds compiling, loading kernels
+COMPILE_TIMES = "compile-seconds.json"  # measured compiles, in the cache base folder
+
+
+def kernel_folder(g: Game) -> Path | None:
+    """The folder of a registered game's compiled kernels (``jit.cache_dir_for``); None for
+    a game simlab does not compile itself (a test's) or with ``NUMBA_DISABLE_JIT``."""
+    from simlab.games import _MODULES
+    from simlab.jit import cache_dir_for
+
+    if _jit_disabled() or not _MODULES.get(g.slug, "").startswith("simlab.games."):
+        return None
+    return Path(cache_dir_for(f"{_MODULES[g.slug]}.kernels"))
+
+
+def kernels_cached(g: Game, level: str) -> bool:
+    """Whether this machine holds the game's compiled kernels for ``level`` and the current
+    sources: their entry kernel's index file is in the game's kernel folder (numba writes a
+    caller's index after its callees', so it marks a whole compile). True for a game simlab
+    does not compile itself."""
+    folder = kernel_folder(g)
+    if folder is None:
+        return True
+    entry = "deals_kernel" if level == "deal" else "matches_kernel"
+    return folder.is_dir() and any(folder.glob(f"*/kernels.{entry}-*.nbi"))
+
+
+def _compile_times(folder: Path) -> dict[str, float]:
+    try:
+        data = json.loads((folder.parent / COMPILE_TIMES).read_text(encoding="utf-8"))
+        return {k: float(v) for k, v in data.items()} if isinstance(data, dict) else {}
+    except (OSError, ValueError, TypeError):
+        return {}
+
+
+def compile_estimate(g: Game) -> float:
+    """Wall seconds a cold compile of the game's kernels should take here now: this
+    machine's last measured compile of the game (CPU seconds) if any, else the fitted
+    estimate from its count of compiled functions; times the machine's load (runnable
+    processes per core, when above 1), since a compile gets a share of a core."""
+    from simlab.jit import _game_packages
+
+    folder = kernel_folder(g)
+    cpu = _compile_times(folder).get(g.slug) if folder is not None else None
+    if cpu is None:
+        games = Path(__file__).resolve().parent / "games"
+        functions = sum(len(_JITTED.findall(path.read_text(encoding="utf-8")))
+                        for pkg in _game_packages(g.slug)
+                        for path in (games / pkg).glob("*.py"))
+        cpu = COMPILE_BASE_CPU + COMPILE_CPU_PER_FUNCTION * functions
+    try:
+        load = os.getloadavg()[0] / cpu_count()
+    except OSError:
+        load = 1.0
+    return cpu * max(1.0, load)
+
+
+def _record_compile(g: Game, cpu: float) -> None:
+    folder = kernel_folder(g)
+    if folder is None:
+        return
+    times = {**_compile_times(folder), g.slug: round(cpu, 1)}
+    path = folder.parent / COMPILE_TIMES
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):  # an estimate only: never worth failing a run
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(times, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def load_kernels(p: Plan, timed_next: bool = False) -> None:
+    """Load the plan's kernels in this process (a one-deal run), or compile them if this
+    machine has none for the current sources, saying so first on stderr ("compiling kernels
+    for GAME (first run on this machine, about N s)..."). The time is spent in a
+    ``progress.paused`` block: progress lines and reports keep it apart from the run's.
+    Once per game and level in a process; for a game simlab does not compile itself (a
+    test's, a plug-in's) only if ``timed_next`` (the caller times work next), and then every
+    time; not at all with ``NUMBA_DISABLE_JIT``."""
+    from simlab.progress import notice, paused
+
+    if _jit_disabled():
+        return
+    key = (p.game.slug, p.level) if kernel_folder(p.game) is not None else None
+    if key in _LOADED or (key is None and not timed_next):
+        return
+    cold = not kernels_cached(p.game, p.level)
+    if cold:
+        notice(f"compiling kernels for {p.game.slug} (first run on this machine, about "
+               f"{_about(compile_estimate(p.game))})...")
+    c0, t0 = time.process_time(), time.perf_counter()
+    with paused(f"compiling kernels for {p.game.slug}" if cold else "loading kernels"):
+        run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
+    _KERNEL_SECONDS[0 if cold else 1] += time.perf_counter() - t0
+    if cold:
+        _record_compile(p.game, time.process_time() - c0)
+    if key is not None:
+        _LOADED.add(key)
+
+
+def kernel_clock() -> Callable[[], tuple[float, float]]:
+    """A clock of the time this process spends on kernels from now on: calling it gives
+    (seconds compiling, seconds loading them), for a command to show apart from its run's
+    own time (``load_kernels`` spends them)."""
+    start = tuple(_KERNEL_SECONDS)
+
+    def spent() -> tuple[float, float]:
+        return _KERNEL_SECONDS[0] - start[0], _KERNEL_SECONDS[1] - start[1]
+    return spent
+
+
+def _about(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(5, round(seconds / 5) * 5):.0f} s"
+    return f"{round(seconds / 60):.0f} min"
+
+
 def game_ref(g: Game) -> str | Game:
     """Registered games travel to workers by slug (cheap; their Game holds lambdas);
     other Game objects (tests, plug-ins) by value through cloudpickle."""
@@ -546,6 +673,8 @@ def start_workers(p: Plan, cost: float = 1.0, backend: str = "loky") -> bool:
     chunks; ``run_tasks`` takes the same workers."""
     if backend != "loky" or p.jobs == 1 or len(p.chunks) < 2 or not _surely_long(p, cost):
         return False
+    if not kernels_cached(p.game, p.level):  # the run compiles here first, workers then load
+        return False
     from simlab import pool
 
     pool.get(min(p.jobs, len(p.chunks)) - 1,
@@ -605,6 +734,7 @@ def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
             finally:  # a task that runs a run of its own (a sweep point) is not this run
                 _LAST[:] = [ex]
         if ex.n_jobs == 1 or len(tasks) == 1:
+            load_kernels(p)  # said if it compiles, and timed apart from the run
             for i, fn, args, kwargs in tasks:
                 yield i, local(i, fn, args, kwargs)
             return
@@ -614,10 +744,15 @@ def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
         warm = (run_chunk, _chunk_args(p, game_ref(p.game), 0, 1))
         # A run that is long whatever the game starts its workers at once: their start
         # (about a second: imports, the kernels' cache) then overlaps this process's own.
+        # Kernels not compiled yet are compiled here first, once: workers started now would
+        # each compile them too, on cores this compile needs.
         early = _surely_long(p, cost)
-        workers_pool = pool.get(workers, warm=warm) if early else None
+        cached = kernels_cached(p.game, p.level)
+        workers_pool = pool.get(workers, warm=warm) if early and cached else None
         # numba loads (or compiles) the kernels here, outside the timing below
-        run_chunk(p.game, p.knobs, p.policies, p.seed, p.level, p.record_hands, 0, 1)
+        load_kernels(p, timed_next=True)
+        if early and not cached:
+            workers_pool = pool.get(workers, warm=warm)
         if workers_pool is None and big:
             # Long tasks are timed on a sample of the first one's deals (a twentieth, at
             # most 2,000) rather than whole: a whole sweep point run here first would keep

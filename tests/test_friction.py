@@ -275,3 +275,13 @@ def test_cli_holm_cell_never_prints_zero():
     assert _holm_cell(row) == "< 1e-300"
     assert _holm_cell(SimpleNamespace(duplicate_of=None, p_holm=0.0123,
                                       diff=SimpleNamespace(status=""))) == "0.0123"
+
+
+def test_the_installed_command_loads_its_modules_under_the_same_guard():
+    """The ``simlab`` script runs :func:`simlab.__main__.run` (the guard above), not the
+    command line's module directly, whose imports a Ctrl-C would interrupt with a
+    traceback."""
+    from importlib.metadata import entry_points
+
+    (ep,) = [e for e in entry_points(group="console_scripts") if e.name == "simlab"]
+    assert ep.value == "simlab.__main__:run"

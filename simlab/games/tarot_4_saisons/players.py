@@ -47,6 +47,7 @@ from simlab.games.tarot_4_saisons.rules import (
     B_CAPOT,
     B_KINGS,
     B_PAB,
+    B_QUASI,
     B_RESIST,
     B_TWO,
     BOUTS,
@@ -77,6 +78,9 @@ from simlab.games.tarot_4_saisons.rules import (
     K_OPT_BELOW,
     K_PAB_TR,
     K_PASS_BELOW,
+    K_QUASI_A,
+    K_QUASI_C,
+    K_QUASI_LIKELY,
     K_REFUSE_AT,
     K_RES_AT,
     K_ROLLOUTS,
@@ -222,7 +226,8 @@ def heuristic_discard(hand: np.uint64, allowed: np.uint64, points: np.ndarray) -
 def heuristic_contract(h: np.uint64, b: int, is_taker: bool, kv: np.ndarray) -> bool:
     """Contract Petit au bout (2 avant-dernier) holding the Petit (the 2) and many trumps,
     4 Rois holding them, résistance when strong, a capot when very strong without the
-    Excuse (it never wins a trick); never quasi."""
+    Excuse (it never wins a trick); quasi is :func:`announces_quasi`'s (it reads the
+    cards seen)."""
     if b == B_PAB:
         return h & PETIT_B != EMPTY and count(h & TRUMPS) >= kv[K_PAB_TR]
     if b == B_TWO:
@@ -333,6 +338,27 @@ def announces_capot(st: np.ndarray, cs: np.ndarray, p: int, kv: np.ndarray) -> b
     need = 100 * a + kv[K_CAPOT_LIKELY] * den
     odds = capot_odds(h, hidden_cards(st, cs, p), count(cs[M_HAND + (p + 1) % NP]),
                       need // den)
+    return odds * den > need
+
+
+@hot
+def announces_quasi(st: np.ndarray, cs: np.ndarray, p: int, kv: np.ndarray) -> bool:
+    """The taker's quasi (every trick but one): holding the Excuse, which never wins a
+    trick, so that a hand which would otherwise take them all takes all but one, when
+    ``capot_odds`` of his other cards pass the break-even of the quasi values by knob
+    ``quasi_likely_margin``: contracted c (failed: each opponent marks c), uncontracted
+    u, so contracting gains (c - u) with odds q and loses c otherwise: q > c / (2c - u).
+    Without the Excuse a hand that takes all but one trick is rarely foreseen: never."""
+    h = cs[M_HAND + p]
+    if p != st[S_TAKER] or h & EXCUSE_B == EMPTY or kv[K_QUASI_LIKELY] > 100:
+        return False
+    c = kv[K_QUASI_C]
+    den = 2 * c - kv[K_QUASI_A]
+    if den <= 0:
+        return False
+    need = 100 * c + kv[K_QUASI_LIKELY] * den
+    odds = capot_odds(h & ~EXCUSE_B, hidden_cards(st, cs, p),
+                      count(cs[M_HAND + (p + 1) % NP]), need // den)
     return odds * den > need
 
 
@@ -455,6 +481,8 @@ def heuristic_move(st: np.ndarray, cs: np.ndarray, kv: np.ndarray, rules: np.nda
     if ph == PH_CONTRACT:
         if st[S_CBIT] == B_CAPOT:
             return 1 if p == taker and announces_capot(st, cs, p, kv) else 0
+        if st[S_CBIT] == B_QUASI:
+            return 1 if announces_quasi(st, cs, p, kv) else 0
         return 1 if heuristic_contract(h, st[S_CBIT], p == taker, kv) else 0
     if ph == PH_BID:
         v = hand_value(h)

@@ -15,9 +15,9 @@ slices of a fraction of a second and reports each through ``in_flight``.
 
 Time spent in a :func:`paused` block (loading or compiling kernels: ``runner.load_kernels``)
 is not the run's: the line says what is going on meanwhile and leaves it out of the rate
-and the elapsed time, and :func:`paused_seconds` lets a caller take it out of its own
-timing (a report's "run time" row shows simulation and kernels apart). :func:`notice`
-prints a line (such as "compiling kernels ...") above a progress line being drawn.
+and the elapsed time (commands do the same with ``runner.kernel_clock``: a report's "run
+time" row shows simulation and kernels apart). :func:`notice` prints a line (such as
+"compiling kernels ...") above a progress line being drawn.
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ def test_a_game_simlab_does_not_compile_is_never_announced(monkeypatch, capsys):
 
 def test_the_estimate(kernels, monkeypatch):
     """The fitted estimate from the game's count of compiled functions, until this machine
-    has measured its own; times the machine's load above one runnable process a core."""
+    has measured its own; times the square root of the machine's load per core above 1."""
     functions = sum(line.startswith(("@batch", "@hot", "@jit.")) for path in
                     (ROOT / "simlab" / "games" / "belote").glob("*.py")
                     for line in path.read_text().splitlines())
@@ -105,9 +105,9 @@ def test_the_estimate(kernels, monkeypatch):
     assert runner.compile_estimate(BELOTE) == pytest.approx(fitted)
     monkeypatch.setattr(runner.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
     monkeypatch.setattr(runner, "cpu_count", lambda: 2)
-    assert runner.compile_estimate(BELOTE) == pytest.approx(4 * fitted)
+    assert runner.compile_estimate(BELOTE) == pytest.approx(2 * fitted)
     runner._record_compile(BELOTE, 40.0)
-    assert runner.compile_estimate(BELOTE) == pytest.approx(160.0)
+    assert runner.compile_estimate(BELOTE) == pytest.approx(80.0)
     assert [runner._about(s) for s in (1, 23, 87, 95, 400)] == \
         ["5 s", "25 s", "85 s", "2 min", "7 min"]
 

@@ -254,19 +254,21 @@ def standard_defs(frame: pl.DataFrame | pl.LazyFrame, n_players: int, teams: tup
                                               where=taken & (rel == k)))
             labels = frame.lazy().collect_schema().get("contract")
             if isinstance(labels, pl.Enum) and "made" in cols:
-                # one family per labelled contract, shown when some deal holds it (a
-                # numeric contract, a bid value, has its levels in the game's questions)
+                # one family per labelled contract, shown when some deal with a taker
+                # holds it (a game played without a taker, Caisse's Misère Générale, is
+                # no take; a numeric contract, a bid value, has its levels in the game's
+                # questions)
                 for v in sorted(labels.categories):
                     held = pl.col("contract").cast(pl.String) == v
                     sel = taken & held
                     defs.append(MetricDef(f"contract.share.{v}", f"share of takes: {v}",
                                           "Contracts", held, where=taken, choice=True,
-                                          shown_if=held))
+                                          shown_if=sel))
                     defs.append(MetricDef(f"contract.success.{v}", f"taker success, {v}",
-                                          "Contracts", pl.col("made"), where=sel, shown_if=held))
+                                          "Contracts", pl.col("made"), where=sel, shown_if=sel))
                     defs.append(MetricDef(f"contract.taker_score.{v}", f"taker's mark, {v}",
                                           "Contracts", taker_score, where=sel, kind="mean",
-                                          unit="points", shown_if=held))
+                                          unit="points", shown_if=sel))
     else:
         if "winner" in cols:
             for i in range(n):

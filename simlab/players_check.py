@@ -121,12 +121,16 @@ def checks_from(game: Game, plan: Plan, rows: int, schema: pl.Schema, moments: l
     e = rate["check.nobody_takes"]
     always = e.n > 0 and e.value >= 1.0
     never = e.n > 0 and e.value <= 0.0 and not game.extra.get("forced_taker", False)
-    out.append(Check("deals where nobody takes", _pct(e)
+    # a game played when nobody takes (Caisse's Misère Générale) is named here, where it is
+    # counted, and is no decision kind of its own (``imposed_labels``)
+    imposed = "; ".join(why for labels in _imposed(game, plan.knobs).values()
+                        for why in labels.values())
+    out.append(Check("deals where nobody takes" + (f" ({imposed})" if imposed else ""), _pct(e)
                      + (" (the rules force a taker)" if game.extra.get("forced_taker") else ""),
                      None if game.extra.get("forced_taker") else not (always or never),
                      "nobody ever takes" if always else
                      "somebody always takes: passing is never chosen, so questions about "
-                     "thrown-in deals cannot be answered"))
+                     "deals without a taker cannot be answered"))
     if "contract" in columns and "made" in columns:
         total = max(1, sum(b[0] for b in bids.values()))
         for name, (count, known, made) in sorted(bids.items(), key=lambda kv: (-kv[1][0], str(kv[0]))):
@@ -147,23 +151,35 @@ def checks_from(game: Game, plan: Plan, rows: int, schema: pl.Schema, moments: l
 DECISION_COLUMNS = ("contract", "trump", "strain", "doubled")
 
 
+def _imposed(game: Game, knobs) -> dict[str, dict[str, str]]:
+    """Labels of decision columns that no player chooses, with why (the game's
+    ``extra["imposed_labels"]``, {column: {label: why}}, or a function of the knobs
+    returning it): Caisse's Misère Générale is played when everyone passes twice."""
+    got = game.extra.get("imposed_labels") or {}
+    return got(knobs) if callable(got) else got
+
+
 def decision_kinds(game: Game, knobs, columns: list[str]) -> list[tuple[str, pl.Expr,
                                                                        pl.Expr | None, str]]:
     """Every decision kind the health checks look at, as (title, taken, among which rows,
     note): each label of the game's decision columns (``DECISION_COLUMNS``: "contract
-    garde (rows with a contract)"), then the game's own ``extra["decisions"]`` (title,
-    expr, where[, note]) triples. The note says why a kind never or always taken is right
-    (measured); a game gives it as the fourth element of a declared decision or, for any
-    kind, in ``extra["decision_notes"]`` (knobs -> {title: note})."""
+    garde (rows with a contract)") but those no player chooses (``imposed_labels``),
+    then the game's own ``extra["decisions"]`` (title, expr, where[, note]) triples. The
+    note says why a kind never or always taken is right (measured); a game gives it as
+    the fourth element of a declared decision or, for any kind, in
+    ``extra["decision_notes"]`` (knobs -> {title: note})."""
     kinds_of = {c.name: c.kind for c in game.deal_columns(knobs)}
     declared = game.extra.get("decision_columns", DECISION_COLUMNS)
     named = declared(knobs) if callable(declared) else declared
+    imposed = _imposed(game, knobs)
     out: list[tuple[str, pl.Expr, pl.Expr | None, str]] = []
     for column in named:
         labels = kinds_of.get(column)
         if column not in columns or not isinstance(labels, tuple):
             continue
         for label in labels:
+            if label in imposed.get(column, {}):
+                continue  # nobody chooses it: not a decision kind
             out.append((f"{column} {label} (rows with a {column})",
                         pl.col(column).cast(pl.String) == label,
                         pl.col(column).is_not_null(), ""))

@@ -171,3 +171,37 @@ def test_a_decision_measured_right_to_always_take_is_not_a_warning():
     never = frame.with_columns(n_contres=pl.lit(0))
     c = {c.name: c for c in P.frame_checks(p.game, p, never)}["a contre is said (deals taken)"]
     assert c.ok is False and c.warning == "never taken"
+
+
+def _caisse_games(games: list[str]) -> pl.DataFrame:
+    """Hand-built Caisse deals: ``games`` their game; Misère Générale has no taker."""
+    g = get_game("caisse")
+    labels = next(c.kind for c in g.deal_columns(g.make_knobs()) if c.name == "contract")
+    mg = [x == "misere_generale" for x in games]
+    return pl.DataFrame({"deal": range(len(games)),
+                         "taker": [-1 if m else i % 3 for i, m in enumerate(mg)],
+                         "made": [None if m else i % 2 == 0 for i, m in enumerate(mg)],
+                         "contract": pl.Series(games, dtype=pl.Enum(list(labels))),
+                         "dealer": [i % 3 for i in range(len(games))],
+                         **{f"score_s{s}": [(i + s) % 4 for i in range(len(games))]
+                            for s in range(3)}})
+
+
+def test_caisse_misere_generale_is_no_bid_but_the_game_played_when_nobody_takes():
+    """Issue 33: Misère Générale is imposed when everyone passes twice: no health check
+    calls it a bid never (or always) taken; the nobody-takes check counts it and says so;
+    the Contracts section has no "share of takes" nor taker success for it."""
+    p = plan("caisse", 300, seed=1)
+    for games in (["trump_r1", "trump_r2", "misere_generale"] * 100,  # 33% Misère Générale
+                  ["trump_r1", "trump_r2", "sans_atout"] * 100):  # never: nobody passed twice
+        frame = _caisse_games(games)
+        checks = P.frame_checks(p.game, p, frame)
+        assert not any("misere_generale" in c.name for c in checks), [c.name for c in checks]
+        nobody = [c for c in checks if c.name.startswith("deals where nobody takes")]
+        assert len(nobody) == 1 and "Misère Générale is then played" in nobody[0].name
+        assert nobody[0].ok is ("misere_generale" in games)
+        assert "contract sans_atout (rows with a contract)" in {c.name for c in checks}
+        keys = {m.key for m in compute("caisse", frame, p.knobs, "deal").metrics}
+        assert "contract.share.trump_r1" in keys and "contract.success.trump_r1" in keys
+        assert not any(k.endswith("misere_generale") and k.startswith("contract.")
+                       for k in keys), sorted(keys)

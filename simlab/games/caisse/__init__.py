@@ -93,5 +93,6 @@ GAME = Game(
     sides=sides,
     seat_policy_knobs=True,
     extra={"metrics": _q.balance_metrics, "hand_strength": _q.hand_strength,
-           "hand_strength_text": _q.HAND_STRENGTH_TEXT, "decisions": _q.decisions},
+           "hand_strength_text": _q.HAND_STRENGTH_TEXT, "decisions": _q.decisions,
+           "imposed_labels": _q.IMPOSED_LABELS},
 )

@@ -159,6 +159,12 @@ def hand_strength(knobs, hand: list[str]) -> float:
                          PLAIN_POINTS.get(c[:-1], 0) for c in hand) for s in "♠♥♦♣"))
 
 
+# Games no player bids (players_check: not a decision kind; the check of deals where nobody
+# takes counts them)
+IMPOSED_LABELS = {"contract": {"misere_generale": "Misère Générale is then played: imposed "
+                               "when everyone passes twice, never bid"}}
+
+
 # Kinds whose "never" in a run is expected, with the figure that shows it.
 EARLY_NOTES = {"tous_les_atouts": (
     "rare, not never: with 6 cards it needs the six highest trumps as the whole hand, "

@@ -152,3 +152,18 @@ def test_a_contract_the_rules_do_not_allow_is_documented():
     assert allowed["contract sans_atout (rows with a contract)"].ok is False
     assert allowed["contract trump (rows with a contract)"].ok is False
     assert allowed["contract tout_atout (rows with a contract)"].ok is True
+
+
+def test_tarot_4_saisons_simple_rungs_never_bid_is_explained_only_where_measured():
+    from simlab.games import get_game
+    from simlab.players_check import decision_kinds
+
+    g = get_game("tarot_4_saisons")
+    for ladder, explained in (("simple_first", True), ("by_rung", False)):
+        k = g.make_knobs({"ladder_order": ladder})
+        cols = [c.name for c in g.deal_columns(k)]
+        notes = {t: n for t, _, _, n in decision_kinds(g, k, cols)}
+        simple = [t for t in notes if t.startswith("contract ") and "_simple " in t]
+        assert len(simple) == 7
+        assert all(bool(notes[t]) == explained for t in simple), ladder
+        assert not any(notes[t] for t in notes if "_clear " in t)

@@ -95,5 +95,6 @@ GAME = Game(
     seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
            "hand_strength_text": _strength.HAND_STRENGTH_TEXT,
-           "decisions": _questions_t4s.decisions},
+           "decisions": _questions_t4s.decisions,
+           "decision_notes": _questions_t4s.decision_notes},
 )

@@ -6,7 +6,8 @@ legal move the search player is asked too, and for each kind the test requires s
 decision where its choice differs from the heuristic's: a search that handed a kind of
 decision to the heuristic would never differ there, and fails.
 
-Small budgets keep it fast (the default budgets only change how often the two differ);
+Président's exchange is compared by rank (the cards of a rank are alike, and search
+names a rank). Small budgets keep it fast (the default budgets only change how often the two differ);
 Bernicle's bids and discards and Sept's moves replace the heuristic's only on a gain of
 ``search_bid_z`` / ``search_caution`` standard errors, set to 0 here so that the
 search's own ranking shows at a few worlds. The games whose players are being reworked
@@ -24,6 +25,7 @@ import pytest
 
 import simlab.games.belote as B
 import simlab.games.sept as S
+from simlab.games import president as PR
 from simlab.games.belote import players as BP
 from simlab.games.belote import rules as BR
 from simlab.games.belote_noisette import players as NP_
@@ -32,8 +34,13 @@ from simlab.games.bernicle import players as XP
 from simlab.games.bernicle import rules as XR
 from simlab.games.caisse import players as CP
 from simlab.games.caisse import rules as CR
+from simlab.games.president import players as PRP
+from simlab.games.president import rules as PRR
 from simlab.games.sept import players as SP
 from simlab.games.sept import rules as SR
+from simlab.games.tarot_double_detente import players as DP
+from simlab.games.tarot_double_detente import rules as DR
+from tests.test_president_search import dealt_state
 
 
 @dataclass
@@ -44,10 +51,10 @@ class Game:
     heuristic: Callable[[np.ndarray], int]
     apply: Callable[[np.ndarray, int], None]
     kind: Callable[[np.ndarray, np.ndarray], str]  # (state, legal moves) -> decision kind
-    phase: int  # the state's phase slot
-    done: int  # the phase of a finished deal
+    over: Callable[[np.ndarray], bool]  # is the deal over?
     deals: int
     kinds: set[str]  # every kind the game has: each must be seen, and searched
+    key: Callable[[object, int], int] = lambda s, m: m  # moves with one key are one choice
 
 
 def _moves(n_moves: int, fill) -> np.ndarray:
@@ -72,7 +79,7 @@ def belote() -> Game:
                                      np.zeros(BR.N_STATE, dtype=np.int64), BP.search_work())),
         lambda s: int(BP.heuristic_move(s, kv, ru, tb)),
         lambda s, m: BR.apply_move(s, m, kv, tb),
-        lambda s, legal: names[int(s[BR.S_PHASE])], BR.S_PHASE, BR.P_DONE, 30, set(names.values()))
+        lambda s, legal: names[int(s[BR.S_PHASE])], lambda s: s[BR.S_PHASE] == BR.P_DONE, 30, set(names.values()))
 
 
 def belote_noisette() -> Game:
@@ -97,7 +104,7 @@ def belote_noisette() -> Game:
         lambda s: int(NP_.search_move(s, kv, ru, tb, np.uint64(5), 3, 0,
                                       np.zeros(NR.N_STATE, dtype=np.int64), NP_.search_work())),
         lambda s: int(NP_.heuristic_move(s, kv, ru, tb)),
-        lambda s, m: NR.apply_move(s, m, kv, tb), kind, NR.S_PHASE, NR.P_DONE, 60,
+        lambda s, m: NR.apply_move(s, m, kv, tb), kind, lambda s: s[NR.S_PHASE] == NR.P_DONE, 60,
         set(names.values()) | {"card, Belote announced or not"})
 
 
@@ -118,7 +125,7 @@ def bernicle() -> Game:
                                      np.zeros(XR.N_STATE, dtype=np.int64), XP.search_work())),
         lambda s: int(XP.heuristic_move(s, kv, ru, tb)),
         lambda s, m: XR.apply_move(s, m, kv, tb),
-        lambda s, legal: names[int(s[XR.S_PHASE])], XR.S_PHASE, XR.P_DONE, 15, set(names.values()))
+        lambda s, legal: names[int(s[XR.S_PHASE])], lambda s: s[XR.S_PHASE] == XR.P_DONE, 15, set(names.values()))
 
 
 def caisse() -> Game:
@@ -145,7 +152,7 @@ def caisse() -> Game:
         deal, lambda s: _moves(CR.MAX_MOVES, lambda o: CR.legal_moves(s, kv, ru, tb, o)), search,
         lambda s: int(CP.heuristic_move(s, kv, ru, tb, np.zeros(CR.MAX_MOVES, dtype=np.int64))),
         lambda s, m: CR.apply_move(s, m, kv, tb),
-        lambda s, legal: names[int(s[CR.S_PHASE])], CR.S_PHASE, CR.P_DONE, 60, set(names.values()))
+        lambda s, legal: names[int(s[CR.S_PHASE])], lambda s: s[CR.S_PHASE] == CR.P_DONE, 60, set(names.values()))
 
 
 def sept() -> Game:
@@ -162,11 +169,65 @@ def sept() -> Game:
         lambda s: int(SP.search_move(s, kv, np.uint64(5), 3, 0,
                                      np.zeros(SR.N_STATE, dtype=np.int64), SP.search_work())),
         lambda s: int(SP.heuristic_move(s, kv)), lambda s, m: SR.apply_move(s, m, kv),
-        lambda s, legal: names[int(s[SR.S_PHASE])], SR.S_PHASE, SR.P_DONE, 30, set(names.values()))
+        lambda s, legal: names[int(s[SR.S_PHASE])], lambda s: s[SR.S_PHASE] == SR.P_DONE, 30, set(names.values()))
+
+
+def tarot_double_detente() -> Game:
+    k = DR.DetenteKnobs(search_worlds=4, opt_tout_ou_rien=True)  # the optional rule on
+    kv, ru, tb = DR._vector(k), DR._rules(k), DR.tables()
+    n, h = k.players, k.hand_size
+
+    def deal(seed: int) -> tuple[np.ndarray, np.ndarray]:
+        st, cw = np.zeros(DR.N_S, dtype=np.int64), np.zeros(DR.N_W, dtype=np.uint64)
+        pile = np.random.default_rng(seed).permutation(DR.N_CARDS).astype(np.int64)
+        # every seat at 100 points: tout ou rien may be declared against anybody
+        DR.new_part(st, cw, pile, 0, DR.N_CARDS, 0, seed % n, np.full(3, 100, dtype=np.int64),
+                    np.zeros(4, dtype=np.uint64), -1, -1, np.zeros((n, h), dtype=np.int64), kv)
+        return st, cw
+    names = {DR.PH_BID: "contract", DR.PH_TOR: "tout ou rien", DR.PH_PLAY: "card"}
+    return Game(
+        deal, lambda s: _moves(DP.N_MOVES_MAX, lambda o: DR.legal_moves(*s, kv, ru, tb, o)),
+        lambda s: int(DP.search_move(*s, kv, ru, tb, np.uint64(5), 3, 0, DP.search_work())),
+        lambda s: int(DP.heuristic_move(*s, kv, ru, tb)),
+        lambda s, m: DR.apply_move(*s, m, kv, ru, tb),
+        lambda s, legal: names[int(s[0][DR.S_PHASE])],
+        lambda s: s[0][DR.S_PHASE] == DR.PH_DONE, 20, set(names.values()))
+
+
+def president() -> Game:
+    k = PR.PresidentKnobs(search_worlds=6, deal_titles="random")  # titles: an exchange at once
+    kv, ru, pp, rank_of = PRR._vector(k), PRR._rules(k), PRP._policy(k), PRR.rank_table(k.top_rank)
+    scratch = np.zeros((3, PRR.N_RANKS), dtype=np.int64)
+
+    def deal(seed: int) -> tuple:
+        return dealt_state(k, 2, seed)
+
+    def exchange(s: tuple) -> bool:
+        return s[0][PRR.G_PHASE] == PRR.PH_EXCHANGE
+
+    def search(s: tuple) -> int:
+        return PRP.search_decision(tuple(a.copy() for a in s), k, seed=5, index=7)[0]
+
+    def key(s: tuple, m: int) -> int:  # a gift: its rank (the cards of a rank are alike)
+        return int(rank_of[m]) if exchange(s) else m
+
+    def heuristic(s: tuple) -> int:
+        g, counts, _, masks, _ = s
+        return int(PRP.heuristic_move(g, counts, masks, ru, pp, rank_of, scratch[2]))
+
+    def legal(s: tuple) -> np.ndarray:
+        g, counts, _, masks, _ = s
+        return _moves(PRP.MAX_MOVES, lambda o: PRR.legal_moves(g, counts, masks, ru, rank_of, o))
+    return Game(
+        deal, legal, search, heuristic,
+        lambda s, m: PRR.apply_move(*s, kv, ru, rank_of, m),
+        lambda s, legal: "gift back (exchange)" if exchange(s) else "lead or follow",
+        lambda s: s[0][PRR.G_PHASE] == PRR.PH_OVER, 8, {"gift back (exchange)", "lead or follow"}, key)
 
 
 GAMES = {"belote": belote, "belote_noisette": belote_noisette, "bernicle": bernicle,
-         "caisse": caisse, "sept": sept}
+         "caisse": caisse, "sept": sept, "tarot_double_detente": tarot_double_detente,
+         "president": president}
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -176,7 +237,7 @@ def test_search_decides_every_kind_of_decision(name):
     differs: Counter[str] = Counter()
     for seed in range(g.deals):
         s = g.deal(seed)
-        while s[g.phase] != g.done:
+        while not g.over(s):
             h = g.heuristic(s)
             legal = g.legal(s)
             assert h in legal
@@ -185,7 +246,7 @@ def test_search_decides_every_kind_of_decision(name):
                 seen[kind] += 1
                 m = g.search(s)
                 assert m in legal, (kind, m)
-                differs[kind] += m != h
+                differs[kind] += g.key(s, m) != g.key(s, h)
             g.apply(s, h)
     assert set(seen) == g.kinds, f"kinds never met: {g.kinds - set(seen)}"
     never = {k for k in g.kinds if differs[k] == 0}

@@ -57,6 +57,7 @@ from simlab.games.bridgette.rules import (
     GRAND_COLON,
     GROUP_MASK,
     K_DOUBLE_MARGIN,
+    K_GRAND_POINTS,
     K_ROLLOUTS,
     K_TRICK_BASE,
     K_VALUE,
@@ -196,8 +197,12 @@ def hand_points(hand: np.uint64, strain: int) -> int:
 
 @hot
 def expected_tricks(hand: np.uint64, strain: int, kv: np.ndarray) -> int:
-    """The heuristic's trick estimate: (trick_base + hand_points) / 4, at most 13."""
-    return min(13, max(0, (kv[K_TRICK_BASE] + hand_points(hand, strain)) // 4))
+    """The heuristic's trick estimate: (trick_base + hand_points) / 4, at most 13; all 13
+    from ``grand_slam_points`` (the linear fit underrates the strongest hands)."""
+    pts = hand_points(hand, strain)
+    if pts >= kv[K_GRAND_POINTS]:
+        return 13
+    return min(13, max(0, (kv[K_TRICK_BASE] + pts) // 4))
 
 
 @hot

@@ -636,6 +636,13 @@ class Finding:
         return f"{self.text}: {what}; {verdict}."
 
 
+def against_label(against_text: str) -> str:
+    """A finding's reference as a figure label: "against the others' mark"; a control
+    run's text ("on the same deals without bombs") loses its preposition."""
+    bare = re.sub(r"^(on|in) (?=the same )", "", against_text)
+    return f"against {bare}"
+
+
 def finding_specs(game: Game, ms: MetricSet | None = None) -> list[FindingSpec]:
     """The game's ``FINDINGS`` (see above); else the standard ones and, given the run's
     metrics, one stated sentence per headline metric of the game's own sections."""
@@ -852,7 +859,7 @@ def _findings_section(doc: _Doc, found: list[Finding], conf: float,
               "Intervals are unadjusted 95% intervals, as in the tables below."
               .replace("95%", f"{round(conf * 100):g}%"))
         rows = [(f"{question_label(f.question, short=True)}: "
-                 + (f.difference or f"against {f.against_text}"), f.diff,
+                 + (f.difference or against_label(f.against_text)), f.diff,
                  f.lo, f.hi, f"difference ({f.unit})", f.clear(alpha)) for f in tested]
         pct = round(conf * 100)
         doc.fig("findings", plots.differences(
@@ -926,8 +933,8 @@ def _players(doc: _Doc, players: PlayersCheck | None, skill: SkillCheck | None) 
                for c in players.checks])
     st = players.strength
     if st is not None:
-        doc.p(f"Strong hands win? Mean result per deal of a seat by decile of {st.measure} "
-              f"of its dealt hand (1 = weakest), over {st.n:,} hands:")
+        doc.p(f"Strong hands win? Mean result per deal of a seat by decile of its dealt "
+              f"hand's strength, measured as {st.measure} (1 = weakest), over {st.n:,} hands:")
         doc.table(["decile", *[str(i + 1) for i in range(len(st.deciles))]],
                   [["mean result", *[fmt_value(d) for d in st.deciles]]],
                   right=tuple(range(1, len(st.deciles) + 1)))

@@ -136,6 +136,18 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> li
                  "carried pots decide manches more often than their frequency")
         add({"winner", "max_pot"}, "q6.max_pot", "largest pot in a match", pl.col("max_pot"),
             done, kind="mean", unit=NUTS)
+        # 4. the first dealer's left's margin in match points, beside his match win rate
+        seat = [(pl.col("first_dealer") + k) % 3 for k in range(3)]
+        points = [pl.col(f"match_points_s{i}").cast(pl.Float64) for i in range(3)]
+
+        def at(k: int) -> pl.Expr:
+            return (pl.when(seat[k] == 0).then(points[0]).when(seat[k] == 1).then(points[1])
+                    .otherwise(points[2]))
+
+        add({"winner", "first_dealer", *(f"match_points_s{i}" for i in range(3))},
+            "q4.first_left_margin", "first dealer's left's match points minus the other two's "
+            "mean, per match", at(1) - (at(0) + at(2)) / 2, done, kind="mean",
+            unit="match points", note="finished matches")
     return [m for m, need in out if need <= cols]
 
 
@@ -176,7 +188,8 @@ FINDINGS = (
     {"question": "4. Win rate by initial seat",
      "key": "match.win_pos.1", "against": 1 / 3, "against_text": "one in three",
      "text": "The first dealer's left wins {match.win_pos.1} of matches (first dealer "
-             "{match.win_pos.0}, his right {match.win_pos.2})"},
+             "{match.win_pos.0}, his right {match.win_pos.2}); his match points minus the "
+             "other two's mean are {noisette.q4.first_left_margin} per match"},
     {"question": "5. Take or pass in round 1",
      "key": "noisette.q5.take_minus_pass.s14", "against": 0.0,
      "against_text": "passing",

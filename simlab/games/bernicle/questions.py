@@ -92,6 +92,13 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BernicleKnobs | N
             "to speak) wins the match", pl.col("winner") == left, done, headline=True)
         add({"winner", "first_dealer"}, "q4.win.first_dealer", "the first dealer wins the "
             "match", pl.col("winner") == pl.col("first_dealer"), done)
+        finals = {f"final_score_s{i}" for i in range(3)}
+        others = (_seat("final_score", pl.col("first_dealer"))
+                  + _seat("final_score", (pl.col("first_dealer") + 2) % 3)).cast(pl.Float64)
+        add({"winner", "first_dealer"} | finals, "q4.margin.first_left", "the first dealer's "
+            "left's final score minus the other two's mean, per match",
+            _seat("final_score", left).cast(pl.Float64) - others / 2, done, kind="mean",
+            unit="points", note="capped matches left out")
         add({"capped"}, "q4.capped", "matches stopped by the safety cap", pl.col("capped"))
     return [m for m, need in out if need <= cols]
 
@@ -114,7 +121,8 @@ FINDINGS = (
     {"question": "4. Match length and seats",
      "key": "bernicle.q4.win.first_left", "against": 1 / 3, "against_text": "one in three",
      "text": "A match to the target lasts {bernicle.q4.length:bare} deals; the first "
-             "dealer's left wins {bernicle.q4.win.first_left} of matches"},
+             "dealer's left wins {bernicle.q4.win.first_left} of matches, and his final score "
+             "minus the other two's mean is {bernicle.q4.margin.first_left} per match"},
     {"question": "5. No trick, no score",
      "key": "bernicle.q5.zero",
      "text": "A defender takes no trick (and scores nothing) in {bernicle.q5.zero} of taken "

@@ -113,6 +113,14 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: FrappeKnobs | Non
                     f"{SOURCE_TEXT[s]} (share of matches won on points)",
                     pl.col("reach_source").cast(pl.String) == s,
                     pl.col("reach_source").is_not_null())
+        # 1 over a match: the first dealer's points margin beside his match win rate
+        first = pl.col("first_dealer") == 0
+        margin = pl.col("final_score_s0") - pl.col("final_score_s1")
+        add({"first_dealer", "winner", "final_score_s0", "final_score_s1"}, "q1.match_margin",
+            "first dealer's final score minus the other's, per match",
+            pl.when(first).then(margin).otherwise(-margin), won, kind="mean", unit="points",
+            note="finished matches; a pénitence ends a match at once, with the scores "
+                 "reached then")
         add({"capped"}, "capped", "matches stopped by the safety cap", pl.col("capped"))
     return [m for m, need in out if need <= cols]
 
@@ -126,7 +134,8 @@ FINDINGS = (
     {"question": "1. Dealer vs non-dealer, over a match",
      "key": "match.win_pos.0", "against": 0.5, "against_text": "an even 50%",
      "text": "The seat that deals first wins {match.win_pos.0} of matches (dealers "
-             "alternate)"},
+             "alternate); its final score minus the other's is {frappe.q1.match_margin} "
+             "per match"},
     {"question": "2. Length of a match",
      "key": "frappe.q2.deals",
      "text": "A match to the target takes {frappe.q2.deals}; {frappe.q2.within.3} of "

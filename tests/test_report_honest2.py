@@ -1,0 +1,69 @@
+"""Issue 33, second pass ("Honest reports II"): what a reader of a report sees. Match-level
+position findings quote a points margin; findings' figure labels read as English; figures
+leave out metrics with too few rows; whole reports at small n never print a headline
+[100.00%, 100.00%] unless it is true by construction."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from simlab import report
+from simlab.games import get_game
+from simlab.metrics import compute
+
+
+def _match_metric(slug: str, frame: pl.DataFrame, key: str):
+    ms = compute(slug, frame, {}, "match")
+    return next(m for m in ms.metrics if m.key == key)
+
+
+def _finding_text(slug: str, key: str) -> str:
+    return next(f["text"] for f in report.raw_findings(get_game(slug))
+                if f["key"] == key)
+
+
+def test_frappe_match_finding_quotes_the_first_dealers_points_margin():
+    """The first dealer's final score minus the other's, whichever seat dealt first: +41,
+    +21 and -31 in three hand-built matches (mean 31/3), repeated to 30 matches."""
+    frame = pl.DataFrame({"first_dealer": [0, 1, 0] * 10, "winner": [0, 0, 1] * 10,
+                          "final_score_s0": [61, 40, 30] * 10,
+                          "final_score_s1": [20, 61, 61] * 10})
+    m = _match_metric("frappe", frame, "frappe.q1.match_margin")
+    assert m.estimate.value == pytest.approx(31 / 3) and m.estimate.n == 30
+    assert m.estimate.lo < 31 / 3 < m.estimate.hi
+    assert "{frappe.q1.match_margin}" in _finding_text("frappe", "match.win_pos.0")
+
+
+def test_noisette_match_finding_quotes_the_first_lefts_margin_in_match_points():
+    """First dealer 2, so his left is seat 0: 6 - (3 + 1) / 2 = 4 match points; first
+    dealer 0 (left: seat 1): 2 - (6 + 4) / 2 = -3; a capped match is left out."""
+    frame = pl.DataFrame({"first_dealer": [2, 0, 1] * 10, "winner": [0, 2, -1] * 10,
+                          "match_points_s0": [6, 6, 9] * 10, "match_points_s1": [3, 2, 9] * 10,
+                          "match_points_s2": [1, 4, 9] * 10})
+    m = _match_metric("belote_noisette", frame, "noisette.q4.first_left_margin")
+    assert m.estimate.value == pytest.approx((4 - 3) / 2) and m.estimate.n == 20
+    assert "{noisette.q4.first_left_margin}" in _finding_text("belote_noisette", "match.win_pos.1")
+
+
+def test_bernicle_match_finding_quotes_the_first_lefts_margin():
+    """First dealer 1, his left seat 2: 2000 - (1500 + 900) / 2 = 800; first dealer 2, his
+    left seat 0: 700 - (2100 + 1200) / 2 = -950."""
+    frame = pl.concat([pl.DataFrame({"first_dealer": [1, 2], "winner": [2, 1],
+                                     "final_score_s0": [1500, 700],
+                                     "final_score_s1": [900, 2100],
+                                     "final_score_s2": [2000, 1200]})] * 12)
+    m = _match_metric("bernicle", frame, "bernicle.q4.margin.first_left")
+    assert m.estimate.value == pytest.approx((800 - 950) / 2) and m.estimate.n == 24
+    assert "{bernicle.q4.margin.first_left}" in _finding_text("bernicle", "bernicle.q4.win.first_left")
+
+
+def test_a_control_runs_reference_reads_as_a_figure_label():
+    """Mille's bomb finding is tested against "on the same deals without bombs": its label
+    in the findings figure was "against on the same deals ..."."""
+    assert report.against_label("on the same deals without bombs (bombs_per_match = 0)") == \
+        "against the same deals without bombs (bombs_per_match = 0)"
+    assert report.against_label("in the same matches without zero-bar penalties") == \
+        "against the same matches without zero-bar penalties"
+    assert report.against_label("the others' mark") == "against the others' mark"
+    assert report.against_label("an even 50%") == "against an even 50%"

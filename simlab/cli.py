@@ -35,6 +35,7 @@ from simlab.runner import (
     execute_to_dir,
     execute_to_parquet,
     is_run_dir,
+    kernel_clock,
     last_processes,
     load,
     plan,
@@ -492,7 +493,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         p = resolve_dir_plan(p, args.out)  # refuses another run's directory before any work
     elif args.out is not None:
         check_file_output(args.out)
-    t0 = time.perf_counter()
+    t0, kernels = time.perf_counter(), kernel_clock()
     if args.out is None:
         frame = execute(p, backend=backend, scheduler=where)
         seconds = time.perf_counter() - t0
@@ -537,7 +538,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if before and before["kept"]:
         print(f"resumed {args.out}: {before['kept']} of {before['kept'] + before['to_run']} "
               "chunks were already done (the rate below counts every row)")
-    print(run_summary(lf, p.level, p.game.players(p.knobs), seconds,
+    compiling, loading = kernels()
+    if compiling:  # the rate below leaves it out
+        print(f"compiled the kernels in {compiling:.1f} s (once per machine and version of "
+              "their sources), not counted below")
+    print(run_summary(lf, p.level, p.game.players(p.knobs),
+                      max(seconds - compiling - loading, 1e-9),
                       tuple(p.game.teams(p.knobs)) if p.game.teams is not None else None))
     if args.out is not None:
         print(f"wrote {args.out}" + (" (load it with simlab.load)" if to_dir else ""))
@@ -548,7 +554,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     import shutil
 
     from simlab.report_sums import run_report_sums, start_report_workers
-    from simlab.runner import check_file_output, check_folder_output, kernel_clock
+    from simlab.runner import check_file_output, check_folder_output
 
     p = plan("belote", args.n, seed=0, policies="heuristic", jobs=-1, level="deal",
              progress=False if args.no_progress else None)

@@ -210,3 +210,17 @@ def test_a_really_cold_process_says_so_before_numba_compiles_anything(tmp_path):
     said = [i for i, s in enumerate(seen) if NOTICE.fullmatch(s)]
     saved = [i for i, s in enumerate(seen) if "[cache] data saved" in s]
     assert said and saved and said[0] < saved[0], seen[:20]
+
+
+def test_run_says_it_compiled_and_leaves_it_out_of_its_rate(kernels, capsys):
+    assert main(["run", "belote", "-n", "300", "--jobs", "1", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert NOTICE.search(err)
+    said = re.search(r"compiled the kernels in ([\d.]+) s \(once per machine and version of "
+                     r"their sources\), not counted below\n300 deals in ([\d.]+) s", out)
+    assert said, out
+    runner._LOADED.clear()  # a later process: loads them, says nothing
+    _compiled(kernels)
+    assert main(["run", "belote", "-n", "300", "--jobs", "1", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "compil" not in out + err and "300 deals in" in out

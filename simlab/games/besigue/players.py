@@ -33,15 +33,26 @@ its own cards, the opponent's tabled melds (public, seed 5.1) and every card pla
 plays each move out to the end of the deal with heuristic players and keeps the move
 with the best summed (own marks - opponent's marks). The opponent's hand size and the
 stock count are public; so are the melds laid and which of them are suspended (announced
-when laid, seed 5.1): the worlds keep them. It never reads a hidden card. It searches the end phase (nothing
-is hidden any more: one world) and the draw phase once the stock holds at most
-``search_stock`` cards (default 12: the last six turns, where it gains most per second of
-search; earlier decisions play the heuristic). Known simplification: a hand shown for
-"cartes blanches" is not remembered (the worlds are then wider than the seat's
-knowledge, never narrower). The brisques request needs no search (exact rule above).
+when laid, seed 5.1): the worlds keep them. It never reads a hidden card. It searches
+every decision of the deal ``search_budget`` gives worlds to: the end phase with one world
+(nothing is hidden any more), the draw phase with ``search_worlds`` once the stock holds
+at most ``search_stock`` cards (default 12: the last six turns), and before that, the
+early draw phase where most melds are won, ``search_draw_worlds`` (``gated_search_move``:
+its best move replaces the heuristic's only when clearly better). That budget is 0 by
+default, the heuristic deciding there, because measured it does not pay (issue 32,
+duplicate against the heuristic, seed 0: +265 [+171, +359] points a deal with 0, n = 300;
+1 world, plain best: -1433 [-1569, -1298], n = 300; 2 worlds gated at 1 standard error:
+-953 [-1267, -639]; 4 worlds gated at 1.5: -321 [-635, -7], n = 100; one search seat at
+4 worlds plays 1.6 deals/s against 135 with 0): a deal's marks swing by thousands
+(the Rubicon, the Bésigue ladder) and the early playouts are the longest, so a few
+worlds measure noise. Known simplification: a hand shown for "cartes
+blanches" is not remembered (the worlds are then wider than the seat's knowledge, never
+narrower). The brisques request needs no search (exact rule above).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -51,6 +62,8 @@ from simlab.games.besigue.rules import (
     JACK_DIAMONDS,
     K_CHASE,
     K_COPIES,
+    K_DRAW_MARGIN,
+    K_DRAW_WORLDS,
     K_ROLLOUTS,
     K_SEARCH_STOCK,
     K_WORLDS,
@@ -392,11 +405,13 @@ def sample_world(state: np.ndarray, seat: int, st: np.uint64, kv: np.ndarray,
 def search_work() -> tuple:
     """Preallocated arrays of ``search_move`` (one set per batch kernel): moves, totals,
     playout moves, the playout state, unseen cards, unseen counts, the heuristic's
-    scratch state."""
+    scratch state, and for ``gated_search_move`` each move's sum of squared gains and
+    its value in the current world."""
     return (np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
             np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(N_STATE, dtype=np.int64),
             np.zeros(192, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
-            np.zeros(N_STATE, dtype=np.int64))
+            np.zeros(N_STATE, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
+            np.zeros(MAX_MOVES, dtype=np.int64))
 
 
 @hot
@@ -404,7 +419,7 @@ def search_values(state: np.ndarray, kv: np.ndarray, seed: np.uint64, index: int
                   world: np.ndarray, work: tuple) -> int:
     """Fill ``work[0]`` with the legal moves and ``work[1]`` with each one's summed
     (own marks - opponent's) over the worlds; returns the number of moves."""
-    moves, totals, pmoves, sim, cards, unseen, scratch = work
+    moves, totals, pmoves, sim, cards, unseen, scratch, _, _ = work
     seat = state[S_TO_MOVE]
     n = legal_moves(state, kv, moves)
     for m in range(n):
@@ -412,8 +427,7 @@ def search_values(state: np.ndarray, kv: np.ndarray, seed: np.uint64, index: int
     if n <= 1:
         return n
     st = search.decision_stream(seed, index, sub, seat, state[S_PLY])
-    # end phase: nothing is hidden any more (the opponent holds exactly the unseen cards)
-    worlds = 1 if state[S_END_PHASE] else kv[K_WORLDS]
+    worlds = search_budget(state, kv)
     for _ in range(worlds):
         st = sample_world(state, seat, st, kv, world, cards, unseen)
         for m in range(n):
@@ -427,13 +441,84 @@ def search_values(state: np.ndarray, kv: np.ndarray, seed: np.uint64, index: int
 
 
 @hot
+def search_budget(state: np.ndarray, kv: np.ndarray) -> int:
+    """Worlds the search samples at this decision: one in the end phase (nothing is
+    hidden any more: the opponent holds exactly the unseen cards), ``search_worlds`` in
+    the draw phase once the stock holds at most ``search_stock`` cards,
+    ``search_draw_worlds`` before that (0: the heuristic decides); 0 for the brisques
+    request (the heuristic's rule is exact: everything it depends on is known)."""
+    if state[S_PHASE] == P_REQUEST:
+        return 0
+    if state[S_END_PHASE]:
+        return 1
+    if stock_left(state) > kv[K_SEARCH_STOCK]:
+        return kv[K_DRAW_WORLDS]
+    return kv[K_WORLDS]
+
+
+@hot
+def gated_search_move(state: np.ndarray, kv: np.ndarray, seed: np.uint64, index: int,
+                      sub: int, world: np.ndarray, work: tuple) -> int:
+    """The search's move in the early draw phase: every legal move played out in
+    ``search_draw_worlds`` worlds (as ``search_values``), and the best one replaces the
+    heuristic's move only when its gain over it, paired world by world, has a mean above
+    ``search_draw_margin`` standard errors. Why: a deal's marks swing by thousands (the
+    Rubicon), and the early playouts are the longest and most varied, so the plain best
+    of a few worlds is mostly noise (measured: with one world it lost 1433 points a deal
+    to the heuristic, issue 32)."""
+    moves, gain, pmoves, sim, cards, unseen, scratch, gain_sq, value = work
+    seat = state[S_TO_MOVE]
+    h = heuristic_move(state, kv, pmoves, scratch)
+    n = legal_moves(state, kv, moves)
+    hi = -1
+    for m in range(n):
+        gain[m] = 0
+        gain_sq[m] = 0
+        if moves[m] == h:
+            hi = m
+    if n <= 1 or hi < 0:
+        return h
+    worlds = kv[K_DRAW_WORLDS]
+    st = search.decision_stream(seed, index, sub, seat, state[S_PLY])
+    for _ in range(worlds):
+        st = sample_world(state, seat, st, kv, world, cards, unseen)
+        for m in range(n):
+            value[m] = 0
+            for _r in range(kv[K_ROLLOUTS]):
+                for i in range(N_STATE):
+                    sim[i] = world[i]
+                apply_move(sim, moves[m], kv)
+                playout(sim, kv, pmoves, scratch)
+                value[m] += sim[S_MARKS + seat] - sim[S_MARKS + 1 - seat]
+        for m in range(n):
+            d = value[m] - value[hi]
+            gain[m] += d
+            gain_sq[m] += d * d
+    z = kv[K_DRAW_MARGIN] / 100.0
+    best = hi
+    for m in range(n):
+        if m == hi or gain[m] <= 0 or (best != hi and gain[m] <= gain[best]):
+            continue
+        if worlds > 1:
+            mean = gain[m] / worlds
+            var = (gain_sq[m] - gain[m] * mean) / (worlds - 1)
+            if mean <= z * math.sqrt(max(var, 0.0) / worlds):
+                continue
+        elif z > 0:
+            continue  # one world gives no standard error: the heuristic's move stands
+        best = m
+    return moves[best]
+
+
+@hot
 def search_move(state: np.ndarray, kv: np.ndarray, seed: np.uint64, index: int, sub: int,
                 world: np.ndarray, work: tuple) -> int:
-    """The search player's move. The brisques request needs no search: the heuristic's
-    rule is exact (everything it depends on is known to the seat)."""
-    if state[S_PHASE] == P_REQUEST or (not state[S_END_PHASE] and
-                                       stock_left(state) > kv[K_SEARCH_STOCK]):
+    """The search player's move: ``search_values``' best, in the early draw phase
+    ``gated_search_move``'s, or the heuristic's where ``search_budget`` gives no world."""
+    if search_budget(state, kv) == 0:
         return heuristic_move(state, kv, work[2], work[6])
+    if not state[S_END_PHASE] and stock_left(state) > kv[K_SEARCH_STOCK]:
+        return gated_search_move(state, kv, seed, index, sub, world, work)
     n = search_values(state, kv, seed, index, sub, world, work)
     return work[0][search.best_move(work[1], n)]
 

@@ -731,9 +731,17 @@ def _finding(spec: FindingSpec, by_key: dict[str, Metric], n_players: int,
     f = Finding(spec.question, "", unit=unit, against_text=spec.against_text,
                 above=spec.above, below=spec.below, difference=spec.difference, key=spec.key)
     ref = _against_value(spec, n_players)
-    few = e.n < (MIN_RATE_N if e.kind == "rate" else MIN_MEAN_N)
-    if few and (spec.against is not None or spec.control is not None):
-        f.text = _fill(spec.text, by_key, extra) + f" (too few rows to test: n = {e.n:,})"
+
+    def few_rows(est: Estimate) -> bool:
+        return est.n < (MIN_RATE_N if est.kind == "rate" else MIN_MEAN_N)
+
+    # the metric tested against counts too: 64% against 1 of 1 taker would test nothing
+    other_few = [o.estimate.n for o in [by_key.get(spec.against)]
+                 if isinstance(spec.against, str) and o is not None and o.estimate.n > 0
+                 and few_rows(o.estimate)]
+    if (few_rows(e) and (spec.against is not None or spec.control is not None)) or other_few:
+        counts = f"n = {e.n:,}" + (f" and {other_few[0]:,}" if other_few else "")
+        f.text = _fill(spec.text, by_key, extra) + f" (too few rows to test: {counts})"
         return f
     if spec.control is not None and spec.paired is not None and control is not None:
         # ``control``: Moments of (this run's value, the control's) on the same rows

@@ -5,10 +5,15 @@ leave out metrics with too few rows; whole reports at small n never print a head
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
+
 import polars as pl
 import pytest
 
 from simlab import report
+from simlab.cli import main
 from simlab.games import get_game
 from simlab.metrics import compute
 
@@ -67,3 +72,53 @@ def test_a_control_runs_reference_reads_as_a_figure_label():
         "against the same matches without zero-bar penalties"
     assert report.against_label("the others' mark") == "against the others' mark"
     assert report.against_label("an even 50%") == "against an even 50%"
+
+
+def test_a_finding_against_a_metric_of_too_few_rows_is_not_tested():
+    """Mille at 60 deals: 64% of contracts at 100 made against 1 of 1 above 120 was
+    'a difference of -36 points [-53, -18]' (the single row's rate had no spread);
+    now neither side may have fewer rows than a test needs."""
+    from simlab.metrics import Metric, MetricDef
+    from simlab.stats import proportion
+
+    def rate(key: str, k: int, n: int) -> Metric:
+        return Metric(MetricDef(key, key, "Q", pl.lit(True)), proportion(k, n))
+
+    spec = report.FindingSpec("1. Taker success", "q.low", "Low bids make {q.low}",
+                              against="q.high", against_text="", difference="low minus high")
+    few = report._finding(spec, {"q.low": rate("q.low", 16, 25), "q.high": rate("q.high", 1, 1)},
+                          3, None)
+    assert not few.tested and "too few rows to test: n = 25 and 1" in few.sentence(0.05)
+    enough = report._finding(spec, {"q.low": rate("q.low", 16, 25),
+                                    "q.high": rate("q.high", 30, 30)}, 3, None)
+    assert enough.tested and enough.diff < 0 and "difference of" in enough.sentence(0.05)
+
+
+# --- whole reports at small n, as a reader gets them ---------------------------------------
+# Representative games: fixed teams with decided deals (Belote), sides that change with a
+# control run (Mille), a game played without a taker (Caisse), a match level (Frappe).
+WHOLE = [("belote", "deal", 60), ("mille", "deal", 60), ("caisse", "deal", 60),
+         ("frappe", "match", 8)]
+_SAME_BOUNDS = re.compile(r"\[([^\[\],]+), \1\]")
+
+
+@pytest.mark.parametrize("game,level,n", WHOLE)
+def test_a_whole_small_report_never_prints_a_degenerate_interval(tmp_path, game, level, n):
+    """``simlab report GAME -n 60 --players-n 0``: every table, finding and caption of
+    report.md has no [x, x] interval (100.00% [100.00%, 100.00%] included) unless its line
+    says it is true by construction, no nan or inf, and every figure it shows exists."""
+    out = tmp_path / game
+    args = ["report", game, "-n", str(n), "--level", level, "--players-n", "0", "--jobs", "1",
+            "--no-progress", "--out", str(out)]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(args) == 0
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert text.startswith(f"# {get_game(game).title}") and "## Findings" in text
+    for line in text.splitlines():
+        if "by construction" in line:
+            continue
+        assert not _SAME_BOUNDS.search(line), line
+        assert not re.search(r"\b(nan|inf)\b", line, re.IGNORECASE), line
+    for figure in re.findall(r"!\[[^\]]*\]\((figures/[^)]+\.png)\)", text):
+        assert (out / figure).stat().st_size > 1000, figure
+    assert (out / "report.html").stat().st_size > len(text)

@@ -220,3 +220,32 @@ def test_search_wins_matches_against_two_heuristics():
     wins = (f["winner"] == 0).sum()
     p = 1 / 3
     assert wins / f.height > p + 5 * np.sqrt(p * (1 - p) / f.height), wins
+
+
+def test_the_heuristic_bombs_no_more_often_than_search_on_the_same_positions():
+    """Issue 32 asked whether the bomb, used in 36 % of single deals, is a blind spot:
+    on the same bomb decisions (reached by heuristic bidding) the search, which weighs
+    bombing against playing the deal out, bombs more often than the heuristic (52.5 %
+    against 43.5 % of 600 positions; here 54.5 % against 47.0 % of 200): in single deals,
+    where every seat holds a bomb, the rate is the game's, not the heuristic's. A guard
+    (no bug fixed): the heuristic may not bomb more than the search by 5 standard errors
+    of the paired difference."""
+    k = M.MilleKnobs()
+    kv, rules, tb = M._vector(k), M._rules(k), M.tables(k).kernel_args()
+    work = P.search_work()
+    world = np.zeros(R.N_STATE, dtype=np.int64)
+    diffs = []
+    for seed in range(200):
+        deck = np.random.default_rng(10_000 + seed).permutation(24).astype(np.int64)
+        s = np.zeros(R.N_STATE, dtype=np.int64)
+        R.deal(s, deck, seed % 3, 7, np.zeros((3, 7), dtype=np.int64))
+        while s[R.S_PHASE] == R.P_BID:
+            R.apply_move(s, P.heuristic_move(s, kv, rules, tb), kv, tb)
+        if s[R.S_PHASE] != R.P_BOMB:
+            continue
+        h = P.heuristic_move(s, kv, rules, tb) == R.BOMB
+        found = P.search_move(s, kv, rules, tb, np.uint64(5), seed, 0, world, work) == R.BOMB
+        diffs.append(int(h) - int(found))
+    d = np.array(diffs)
+    assert len(d) >= 150
+    assert d.mean() <= 5 * d.std(ddof=1) / np.sqrt(len(d)), (d.mean(), len(d))

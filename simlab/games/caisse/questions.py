@@ -165,10 +165,35 @@ IMPOSED_LABELS = {"contract": {"misere_generale": "Misère Générale is then pl
                                "when everyone passes twice, never bid"}}
 
 
-# Kinds whose "never" in a run is expected, with the figure that shows it.
-EARLY_NOTES = {"tous_les_atouts": (
-    "rare, not never: with 6 cards it needs the six highest trumps as the whole hand, "
-    "3 / C(32, 6) = 1 trump game in about 302,000 (computed); a smaller run sees none",)}
+# Kinds whose "never" in a run is expected, with the figure that shows it. "Search" is
+# the search player's value of each move at the 6-card decision (worlds of the hidden
+# cards, heuristic playouts), against the heuristic's own move or the best other one, in
+# marks: the seat's edge over the others' mean (scripts/measure_never_taken.py).
+EARLY_NOTES = {
+    "tous_les_atouts": (
+        "rare, not never: with 6 cards it needs the six highest trumps as the whole hand, "
+        "3 / C(32, 6) = 1 trump game in about 302,000 (computed); a smaller run sees none",),
+    "tous_les_trois": (
+        "rare, not never: with 6 cards the heuristic announces it holding six trumps, J 9 "
+        "7 among them, 3 seats x 4 suits x C(5, 3) / C(32, 6) = about 1 deal in 7,550 "
+        "(computed); announcing it with J 9 7 among 3, 4 or 5 of the taker's 6 cards "
+        "measured no gain: -0.38 +- 0.11, -0.06 +- 0.13, -0.18 +- 0.36 marks against the "
+        "heuristic's move (search, 256 worlds, 12,000 deals)",),
+    "cent": (
+        "measured not to pay with 6 cards: announcing it in hands scoring 60+ loses "
+        "against the heuristic's move, the taker's by 1.95 to 2.88 marks with 1-4 "
+        "trumps (530 hands), 0.28 +- 0.24 with 5+ (9 hands) (search, 64 worlds, 1,500 "
+        "deals)",),
+    "deux_cents": (
+        "measured not to pay with 6 cards: announcing it in hands scoring 60+ loses "
+        "against the heuristic's move in every hand class, by 0.9 to 2.8 marks, and "
+        "search prefers it in 1 of 554 (64 worlds, 1,500 deals)",),
+    "ultime": (
+        "measured not to pay with 6 cards: announcing it whenever the taker holds the "
+        "trump 7 among 4+ of his 6 cards loses 0.64 +- 0.12 marks against the heuristic's "
+        "move (459 hands, 12,000 deals), with 3 trumps 2.31 +- 0.11 and an opponent's "
+        "0.12 to 1.03 (4,000 deals; search, 256 worlds)",),
+}
 
 
 def decisions(knobs, columns: list[str]) -> list[tuple[str, pl.Expr, pl.Expr | None]]:

@@ -297,7 +297,7 @@ FINDINGS = (
 
 
 # --- the players' decisions (the report's health checks: never or always taken) -----------
-def decisions(knobs: ManilleKnobs, columns: list[str]) -> list[tuple[str, pl.Expr, pl.Expr | None]]:
+def decisions(knobs: ManilleKnobs, columns: list[str]) -> list[tuple]:
     """The variants' decisions before the play, each as (title, taken, among which deals)."""
     cols = set(columns)
     out = []
@@ -308,7 +308,15 @@ def decisions(knobs: ManilleKnobs, columns: list[str]) -> list[tuple[str, pl.Exp
         out.append(("Sans-Atout announced", pl.col("sans_atout"), None))
     if "contre" in cols:
         out.append(("contre", pl.col("contre") >= 1, None))
-        out.append(("surcontre after a contre", pl.col("contre") == 2, pl.col("contre") >= 1))
+        # a surcontre the rules forbid is never taken, and that is the rules'
+        barred = (knobs.variant == "coinchee" and not knobs.coinchee_surcoinche) or \
+            (knobs.variant == "belge" and not knobs.surcontre)
+        why = ("not allowed under these rules (coinchee_surcoinche = false: the seed's "
+               "coinchée, a coinche that doubles and nothing more)"
+               if knobs.variant == "coinchee" else
+               "not allowed under these rules (surcontre = false)")
+        out.append(("surcontre after a contre", pl.col("contre") == 2, pl.col("contre") >= 1,
+                    *((why,) if barred else ())))
     if "taker" in cols:
         out.append(("a bid above the minimum", pl.col("bid") > knobs.min_bid, pl.col("taker") >= 0))
     return out

@@ -518,10 +518,9 @@ def _same_deals(plans: Sequence[Plan]) -> bool:
 
 
 def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
-    meta = {PROVENANCE_KEY: json.dumps(plan.provenance(), default=str)}
-    tmp = path.with_name(path.name + ".tmp")
-    frame.write_parquet(tmp, metadata=meta)
-    tmp.replace(path)
+    from simlab.runner import write_checked_parquet  # with the check simlab.load reads
+
+    write_checked_parquet(frame, path, {PROVENANCE_KEY: json.dumps(plan.provenance(), default=str)})
 
 
 # --- findings: one plain sentence per balance question -----------------------------------

@@ -1227,14 +1227,14 @@ def write_checked_parquet(frame: pl.DataFrame, path: str | Path, meta: dict[str,
 
 
 def merge_part_files(parts: list[Path], out: Path, p: Plan) -> None:
-    """Concatenate part files into one Parquet file ``out`` carrying ``p``'s provenance.
-    polars' streaming engine copies them on disk: the rows never sit in this process
-    whole. A failure (polars reports a full disk as a ComputeError) raises
+    """Concatenate part files into one Parquet file ``out`` carrying ``p``'s provenance and
+    simlab's check (``CHECK_KEY``). polars' streaming engine copies them on disk: the rows
+    never sit in this process whole. A failure (polars reports a full disk as a ComputeError) raises
     ``MergeFailed``, one line; ``out`` is untouched and the parts stay."""
     tmp = _tmp_name(out)
     try:
-        pl.scan_parquet(parts).sink_parquet(
-            tmp, metadata={PROVENANCE_KEY: json.dumps(p.provenance(), default=str)})
+        _sink_checked(pl.scan_parquet(parts), tmp,
+                      {PROVENANCE_KEY: json.dumps(p.provenance(), default=str)})
         tmp.replace(out)
     except (OSError, pl.exceptions.PolarsError) as e:
         where = str(parts[0].parent) if parts else str(out.parent)
@@ -1409,9 +1409,10 @@ def execute_to_parquet(p: Plan, out: str | Path, *, backend: str = "loky",
     """Write the plan's rows to the single Parquet file ``out`` (replaced atomically).
 
     The chunks first go to the resumable run directory ``OUT.parts/`` beside it, merged
-    into ``out`` at the end and then removed. If the run stops part-way (a full disk, a
-    dead worker, Ctrl-C) the finished chunks stay there and ``RunInterrupted`` says so;
-    running the same command again resumes from them."""
+    into ``out`` at the end (with simlab's check, ``CHECK_KEY``, which every ``load``
+    reads) and then removed. If the run stops part-way (a full disk, a dead worker,
+    Ctrl-C) the finished chunks stay there and ``RunInterrupted`` says so; running the
+    same command again resumes from them."""
     out = check_file_output(out)
     parts = Path(f"{out}.parts")
     tmp = Path(f"{out}.tmp")
@@ -1424,7 +1425,7 @@ def execute_to_parquet(p: Plan, out: str | Path, *, backend: str = "loky",
     files = [parts / e["file"] for e in m["chunks"]]
     try:
         meta = {PROVENANCE_KEY: json.dumps(m["provenance"], default=str)}
-        pl.scan_parquet(files).sink_parquet(tmp, metadata=meta)
+        _sink_checked(pl.scan_parquet(files), tmp, meta)
         os.replace(tmp, out)
     except (OSError, pl.exceptions.ComputeError) as e:
         tmp.unlink(missing_ok=True)
@@ -1848,11 +1849,15 @@ def load(path: str | Path, *, allow_partial: bool = False, verify: bool = False)
     ``allow_partial=True`` (then only the done chunks are scanned; they need not be a
     prefix of the run). Every part's bytes are checked against the manifest (the sum of
     their 64-bit words, which any flipped bit changes) so a damaged part is refused in one
-    line, never read as other rows; ``verify=True`` checks every part's sha256 as well."""
+    line, never read as other rows; ``verify=True`` checks every part's sha256 as well.
+    A single file written by simlab is checked the same way against the check in its own
+    metadata (``CHECK_KEY``); one without it (another tool's, an older simlab's) loads
+    unchecked, and with ``verify=True`` is refused as one that cannot be verified."""
     p = Path(path)
     if not p.exists():
         raise SimlabError(f"no such run {str(p)!r} (a .parquet file or a run directory)")
     if p.is_file():
+        _checked(p, verify)
         try:
             pl.read_parquet_schema(p)
         except Exception as e:  # polars raises several types
@@ -1914,19 +1919,24 @@ def _check_chunk_list(folder: Path, m: dict, entries: list[dict]) -> None:
 
 def read_provenance(path: str | Path) -> dict[str, Any]:
     """The provenance dict stored by ``run_to_parquet`` in a Parquet file or in a run
-    directory's manifest."""
+    directory's manifest. A single file's bytes are checked first, as ``load`` does."""
     p = Path(path)
     if p.is_dir():
         return read_manifest(p)["provenance"]
     if not p.is_file():
         raise SimlabError(f"no such Parquet file {str(p)!r}")
+    _checked(p)
     try:
         meta = pl.read_parquet_metadata(p)
     except Exception as e:  # polars raises several types
         raise SimlabError(f"{str(p)!r} is not a readable Parquet file: {e}") from None
     if PROVENANCE_KEY not in meta:
         raise SimlabError(f"{str(p)!r} has no simlab provenance metadata")
-    return json.loads(meta[PROVENANCE_KEY])
+    try:
+        return json.loads(meta[PROVENANCE_KEY])
+    except ValueError as e:  # another tool's (unchecked) file with a garbled key
+        raise SimlabError(f"{str(p)!r} has unreadable simlab provenance metadata: "
+                          f"{_first_line(e)}") from None
 
 
 # --- small statistics helper (simlab.stats will grow from here) ------------------------

@@ -272,3 +272,107 @@ def test_report_on_a_full_disk_is_one_line(tmp_path, monkeypatch, capsys, fake):
     assert "\n" not in err
     kept = [p for p in out.glob(".parts-*/part-*.parquet")]
     assert kept and f"{out}/.parts-" in err  # the finished parts stay, and the line says where
+
+
+# --- a single-file --out checks itself on every read too -----------------------------------
+def single_file(tmp_path: Path) -> tuple[Path, pl.DataFrame]:
+    out = tmp_path / "run.parquet"
+    run_to_parquet(out, FAKE, 60, seed=3, chunk_size=20, record_hands=True, progress=False)
+    ref = load(out, verify=True).collect()
+    assert ref.equals(simulate(FAKE, 60, seed=3, record_hands=True))
+    assert not Path(f"{out}.parts").exists()
+    return out, ref
+
+
+def test_a_flipped_bit_in_a_single_file_is_refused(tmp_path):
+    """Random single-bit flips anywhere in a merged ``--out FILE.parquet`` (data pages,
+    footer, provenance, the check itself): ``load(FILE)`` and ``read_provenance(FILE)``
+    refuse each in one line naming the file, and never return other rows."""
+    out, ref = single_file(tmp_path)
+    whole = out.read_bytes()
+    rng = np.random.default_rng(34)
+    for bit in rng.integers(0, len(whole) * 8, size=100 * FUZZ_SCALE):
+        flip(out, int(bit))
+        for read in (lambda: load(out).collect(), lambda: runner.read_provenance(out)):
+            with pytest.raises(SimlabError) as e:
+                read()
+            assert str(out) in one_line(e.value), int(bit)
+        assert runner._file_check(out) == "damaged", int(bit)
+        out.write_bytes(whole)
+    assert load(out, verify=True).collect().equals(ref)
+
+
+def test_every_bit_of_the_check_and_its_key_is_covered(tmp_path):
+    """The check's own bytes (its key, prefix, size, sha256 and sum) are few enough that
+    random flips seldom land there: each of their bits, flipped, is seen by the sum on
+    every read (it covers the sha256 part too); ``verify=True`` sees the sha256's."""
+    out, _ = single_file(tmp_path)
+    whole = out.read_bytes()
+    key, value = whole.find(runner.CHECK_KEY.encode()), whole.find(runner.CHECK_PREFIX.encode())
+    assert key > 0 and value > 0
+    spans = [(key, len(runner.CHECK_KEY)), (value, len(runner.BLANK_CHECK))]
+    for start, length in spans:
+        for bit in range(8 * start, 8 * (start + length)):
+            flip(out, bit)
+            assert runner._file_check(out) == "damaged", bit  # the sum alone sees it
+            out.write_bytes(whole)
+    assert runner._file_check(out, sha=True) == "ok"
+    flip(out, 8 * (value + len(runner.CHECK_PREFIX) + 20))  # a digit of the sha256
+    with pytest.raises(SimlabError, match="run.parquet.*is damaged"):
+        load(out, verify=True)
+
+
+def test_a_single_file_grown_or_cut_is_refused(tmp_path):
+    out, _ = single_file(tmp_path)
+    whole = out.read_bytes()
+    for changed in (whole + b"\0" * 8, b"\0" * 8 + whole, whole[8:], whole[:-8]):
+        out.write_bytes(changed)
+        with pytest.raises(SimlabError) as e:
+            load(out)
+        assert str(out) in one_line(e.value)
+
+
+def test_a_single_file_rewritten_by_another_tool_loads_unchecked(tmp_path):
+    """polars (or any tool) rewriting the rows drops the check: the file loads as before,
+    with or without the provenance kept, but ``verify=True`` says it cannot be verified.
+    A rewrite that copies the check over with the rest of the metadata is refused, unless
+    its bytes come out the same."""
+    out, ref = single_file(tmp_path)
+    meta = pl.read_parquet_metadata(out)
+    plain, kept, copied = (tmp_path / f"{name}.parquet" for name in ("plain", "kept", "copied"))
+    ref.write_parquet(plain)
+    ref.write_parquet(kept, metadata={runner.PROVENANCE_KEY: meta[runner.PROVENANCE_KEY]})
+    # (the same rows written the same way give the same bytes, which pass)
+    ref.write_parquet(copied, compression="snappy",
+                      metadata={k: v for k, v in meta.items() if k != "ARROW:schema"})
+    for f in (plain, kept):
+        assert runner._file_check(f) == "unchecked"
+        assert load(f).collect().equals(ref)
+        with pytest.raises(SimlabError) as e:
+            load(f, verify=True)
+        assert f"{str(f)!r} cannot be verified" in one_line(e.value)
+    assert runner.read_provenance(kept) == runner.read_provenance(out)
+    with pytest.raises(SimlabError, match="copied.parquet.*is damaged"):
+        load(copied)
+
+
+def test_a_merged_results_file_and_a_written_frame_are_checked(tmp_path):
+    """The other single files simlab writes: a report's or ``compare --out``'s merged
+    ``results.parquet`` (``merge_part_files``) and one written from a frame
+    (``write_checked_parquet``, the report's ``_write_parquet``)."""
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    p = runner.plan(FAKE, 30, chunk_size=10)
+    frame = simulate(FAKE, 30)
+    for i in range(3):
+        frame.slice(10 * i, 10).write_parquet(parts / f"part-{i:05d}.parquet")
+    merged, written = tmp_path / "results.parquet", tmp_path / "results_b.parquet"
+    runner.merge_part_files(runner.part_files(parts), merged, p)
+    runner.write_checked_parquet(frame, written, {runner.PROVENANCE_KEY: json.dumps(p.provenance())})
+    for f in (merged, written):
+        assert load(f, verify=True).collect().equals(frame)
+        assert runner.read_provenance(f)["n"] == 30
+        flip(f, 8 * 30)
+        with pytest.raises(SimlabError, match=f"{f.name}.*is damaged"):
+            load(f)
+    assert [x.name for x in tmp_path.iterdir() if x.suffix == ".tmp"] == []

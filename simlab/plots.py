@@ -27,6 +27,7 @@ import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from simlab import stats
 from simlab.stats import PERCENT_UNITS, POINTS_UNITS, is_percent  # noqa: F401
 
 if TYPE_CHECKING:
@@ -243,6 +244,10 @@ def estimates_dots(metrics: Sequence[Metric], title: str, xlabel: str | None = N
     v = np.array([e.value for e in est], dtype=float) * s
     lo = np.array([e.lo for e in est], dtype=float) * s
     hi = np.array([e.hi for e in est], dtype=float) * s
+    # a mean of too few rows has no number worth a dot; one whose rows are all equal has
+    # no whisker, and its label says why
+    few = [e.status == stats.TOO_FEW_ROWS for e in est]
+    v[few] = np.nan
     for yi, val, a, b in zip(y, v, lo, hi, strict=True):
         if not (math.isnan(a) or math.isnan(b)):
             ax.plot([a, b], [yi, yi], color=ACCENT, lw=2, solid_capstyle="butt")
@@ -262,8 +267,13 @@ def estimates_dots(metrics: Sequence[Metric], title: str, xlabel: str | None = N
     for yi, val, b, e in zip(y, v, hi, est, strict=True):
         x = b if not math.isnan(b) else val
         if not math.isnan(x):
-            ax.annotate(_fmt_value(e.value, kind, unit), (x, yi), xytext=(5, 0),
-                        textcoords="offset points", va="center", fontsize=8)
+            text = _fmt_value(e.value, kind, unit)
+            ax.annotate(text + (" (every row equal)" if e.status == stats.CONSTANT_ROWS else ""),
+                        (x, yi), xytext=(5, 0), textcoords="offset points", va="center",
+                        fontsize=8)
+        elif e.status == stats.TOO_FEW_ROWS and finite:
+            ax.annotate(f"too few rows (n = {e.n:,})", (min(finite), yi), xytext=(0, 0),
+                        textcoords="offset points", va="center", fontsize=8, color=MUTED)
     ax.set_yticks(y, rows, fontsize=8.5)
     ax.set_ylim(len(rows) - 0.5, -0.5)
     pct = int(round(est[0].conf * 100))

@@ -122,3 +122,28 @@ def test_a_whole_small_report_never_prints_a_degenerate_interval(tmp_path, game,
     for figure in re.findall(r"!\[[^\]]*\]\((figures/[^)]+\.png)\)", text):
         assert (out / figure).stat().st_size > 1000, figure
     assert (out / "report.html").stat().st_size > len(text)
+
+
+def test_figures_show_too_few_and_equal_rows_for_what_they_are():
+    """A mean of too few rows gets no dot (a dot without a whisker would look certain) but
+    says "too few rows"; one whose rows are all equal is labelled so; nothing crashes."""
+    import math
+
+    from simlab import plots
+    from simlab.metrics import Metric, MetricDef
+    from simlab.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
+
+    def mean(key: str, e: Estimate) -> Metric:
+        return Metric(MetricDef(key, f"mean score, {key}", "S", pl.lit(1.0), kind="mean",
+                                unit="points"), e)
+
+    ms = [mean("a", Estimate(2.0, 1.5, 2.5, 400, "mean")),
+          mean("b", Estimate(9.0, math.nan, math.nan, 7, "mean", status=TOO_FEW_ROWS)),
+          mean("c", Estimate(3.0, math.nan, math.nan, 50, "mean", status=CONSTANT_ROWS))]
+    fig = plots.estimates_dots(ms, "scores")
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert "too few rows (n = 7)" in texts and any("every row equal" in t for t in texts)
+    dots = [line.get_xdata()[0] for line in ax.lines if line.get_marker() == "o"]
+    assert sorted(dots) == [2.0, 3.0]  # no dot at 9 for the too-few mean
+    assert ax.get_xlim()[1] < 9.0  # nor room made for it

@@ -165,7 +165,8 @@ def decision_kinds(game: Game, knobs, columns: list[str]) -> list[tuple[str, pl.
     note): each label of the game's decision columns (``DECISION_COLUMNS``: "contract
     garde (rows with a contract)") but those no player chooses (``imposed_labels``),
     then the game's own ``extra["decisions"]`` (title, expr, where[, note]) triples. The
-    note says why a kind never or always taken is right (measured); a game gives it as
+    note says why a kind never taken (or, starting "always: ", always taken) is right
+    (measured: :func:`note_direction`); a game gives it as
     the fourth element of a declared decision or, for any kind, in
     ``extra["decision_notes"]`` (knobs -> {title: note})."""
     kinds_of = {c.name: c.kind for c in game.deal_columns(knobs)}
@@ -191,6 +192,15 @@ def decision_kinds(game: Game, knobs, columns: list[str]) -> list[tuple[str, pl.
     return [(t, e, w, notes.get(t, n)) for t, e, w, n in out]
 
 
+def note_direction(note: str) -> tuple[str, str]:
+    """Which extreme a decision kind's note explains, and its text: a note that starts
+    with "always: " explains a kind always taken; any other explains one never taken (a
+    "rare, not never" note must not excuse a run where the choice was always made)."""
+    if note.startswith("always: "):
+        return "always", note[len("always: "):]
+    return "never", note
+
+
 def _declared(game: Game, plan: Plan, columns: list[str], rate: dict) -> list[Check]:
     """One check per decision kind (``decision_kinds``): a kind never or always taken is a
     warning, unless the game says why it is right (the note is then printed with the check
@@ -205,8 +215,9 @@ def _declared(game: Game, plan: Plan, columns: list[str], rate: dict) -> list[Ch
             continue
         sometimes = 0.0 < e.value < 1.0
         extreme = "never taken" if e.value <= 0 else "always taken"
-        if not sometimes and note:
-            out.append(Check(title, _pct(e), True, note=f"{extreme} in this run; {note}"))
+        direction, why = note_direction(note)
+        if not sometimes and note and extreme.startswith(direction):
+            out.append(Check(title, _pct(e), True, note=f"{extreme} in this run; {why}"))
             continue
         out.append(Check(title, _pct(e), sometimes, extreme))
     return out

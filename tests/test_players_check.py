@@ -168,6 +168,24 @@ def test_a_decision_measured_right_to_always_take_is_not_a_warning():
                               .then(pl.col("deal") % 2 == 0).otherwise(None))
     c = {c.name: c for c in P.frame_checks(p.game, p, some)}[option]
     assert c.ok is True and c.note == ""
+    # the note explains "always" only: never turning them is a warning
+    never = frame.with_columns(option_used=pl.when(pl.col("option_used").is_not_null())
+                               .then(False).otherwise(None))
+    c = {c.name: c for c in P.frame_checks(p.game, p, never)}[option]
+    assert c.ok is False
+
+
+def test_a_rare_not_never_note_does_not_excuse_always():
+    """A note explains one extreme: Tarot 4 saisons' capot note ("rare, not never")
+    excuses a run where no capot was announced, not one where every taker announced."""
+    p, frame = _plan_frame("tarot_4_saisons")
+    capot = "the taker announces a capot (deals taken)"
+    assert P.note_direction("always: x") == ("always", "x")
+    assert P.note_direction("rare, not never: x")[0] == "never"
+    for value, ok in ((False, True), (True, False)):
+        doctored = frame.with_columns(capot_announced=pl.lit(value))
+        c = {c.name: c for c in P.frame_checks(p.game, p, doctored)}[capot]
+        assert c.ok is ok, value
     never = frame.with_columns(n_contres=pl.lit(0))
     c = {c.name: c for c in P.frame_checks(p.game, p, never)}["a contre is said (deals taken)"]
     assert c.ok is False and c.warning == "never taken"

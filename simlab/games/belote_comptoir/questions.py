@@ -195,6 +195,6 @@ def decision_notes(knobs: ComptoirKnobs) -> dict[str, str]:
             f"not allowed under these rules (allow_{name} = false)")
     if len(off) == 2:
         out["contract trump (rows with a contract)"] = (
-            "the only contract these rules allow (allow_sans_atout and allow_tout_atout "
+            "always: the only contract these rules allow (allow_sans_atout and allow_tout_atout "
             "false)")
     return out

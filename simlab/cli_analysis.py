@@ -29,10 +29,16 @@ def _paragraph(text: str) -> str:
 
 def _fmt_est(e, unit: str = "") -> list[str]:
     """Value, interval and n; rates and shares in %, differences of rates in pp."""
-    from simlab.stats import POINTS_UNITS, is_percent
+    from simlab.stats import CONSTANT_ROWS, MIN_MEAN_N, POINTS_UNITS, TOO_FEW_ROWS, is_percent
 
     if e.n == 0 or math.isnan(e.value):
         return ["-", "-", "0"]
+    if e.status == TOO_FEW_ROWS:  # as the report says it: no number under MIN_MEAN_N rows
+        return ["too few", f"too few rows (under {MIN_MEAN_N})", f"{e.n:,}"]
+    if e.status == CONSTANT_ROWS:
+        from dataclasses import replace
+
+        return [_fmt_est(replace(e, status=""), unit)[0], "every row equal", f"{e.n:,}"]
     if e.kind != "rate" and unit in POINTS_UNITS:
         ci = "-" if math.isnan(e.lo) else f"[{100 * e.lo:+.2f}, {100 * e.hi:+.2f}] pp"
         return [f"{100 * e.value:+.2f} pp", ci, f"{e.n:,}"]

@@ -147,3 +147,19 @@ def test_figures_show_too_few_and_equal_rows_for_what_they_are():
     dots = [line.get_xdata()[0] for line in ax.lines if line.get_marker() == "o"]
     assert sorted(dots) == [2.0, 3.0]  # no dot at 9 for the too-few mean
     assert ax.get_xlim()[1] < 9.0  # nor room made for it
+
+
+def test_the_terminal_tables_say_too_few_and_every_row_equal_as_the_report_does():
+    """``simlab run``'s metric table and ``compare``'s A / B columns: a mean of too few rows
+    prints "too few", not a bare number; equal rows say so instead of an interval."""
+    import math
+
+    from simlab.cli_analysis import _fmt_est
+    from simlab.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
+
+    few = Estimate(0.733, math.nan, math.nan, 15, "mean", status=TOO_FEW_ROWS)
+    assert _fmt_est(few, "points") == ["too few", "too few rows (under 20)", "15"]
+    equal = Estimate(3.0, math.nan, math.nan, 40, "mean", status=CONSTANT_ROWS)
+    assert _fmt_est(equal, "points") == ["3.000", "every row equal", "40"]
+    assert _fmt_est(Estimate(3.0, 2.5, 3.5, 40, "mean"), "points") == \
+        ["3.000", "[2.500, 3.500]", "40"]

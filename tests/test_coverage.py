@@ -122,6 +122,8 @@ def _balance_coverage(r: Runs, p: Plan, frame: pl.DataFrame, prefix: str, what: 
         e = balance(frame.slice(i * deals, deals)).estimate
         assert e.lo < e.hi
         hits += _covers(e.lo, e.hi, truth)
+    print(f"coverage balance over {prefix}* at {deals} {p.level}s: {hits}/{r.size.replicates} "
+          f"= {hits / r.size.replicates:.1%}")
     return hits, r.size.replicates
 
 
@@ -138,6 +140,7 @@ def _check_single(r: Runs, key: str, deals: int | None = None, floor: float | No
     assert shown >= 0.9 * r.size.replicates, f"{key}: only {shown} intervals"
     assert all(e.hi > e.lo for e in ests if not math.isnan(e.lo)), f"{key}: a zero-width interval"
     need = tolerance_floor(shown) if floor is None else floor
+    print(f"coverage {key} at {deals or r.size.deals} deals: {hits}/{shown} = {hits / shown:.1%}")
     assert hits / shown >= need, f"{key}: coverage {hits}/{shown} at {deals or r.size.deals} deals"
 
 
@@ -145,6 +148,7 @@ def _check_difference(r: Runs, other: Plan, frame: pl.DataFrame, key: str, deals
     hits, shown, truth, comps = _difference_coverage(r, other, frame, key, deals)
     assert shown >= 0.9 * r.size.replicates, f"{key}: only {shown} intervals"
     assert all(c.hi > c.lo for c in comps if not math.isnan(c.lo)), f"{key}: a zero-width interval"
+    print(f"coverage of B - A, {key} at {deals} deals: {hits}/{shown} = {hits / shown:.1%}")
     assert hits / shown >= tolerance_floor(shown), f"{key}: coverage {hits}/{shown} of B - A = {truth:.4g}"
     return comps
 
@@ -232,6 +236,12 @@ def test_balance_coverage_large(large_runs):
     r = large_runs
     hits, total = _balance_coverage(r, r.a, r.frame_a, "dealer_pos.win.", "dealer positions", r.size.deals)
     assert hits / total >= tolerance_floor(total), f"deal level: {hits}/{total}"
+    # the spread between positions' mean scores (bias-corrected, what games whose sides
+    # change report), measured here on Belote's scores
+    for deals in (50, 200):
+        hits, total = _balance_coverage(r, r.a, r.frame_a, "dealer_pos.score.", "dealer positions",
+                                        deals)
+        assert hits / total >= COVERAGE_FLOOR, f"points spread at {deals} deals: {hits}/{total}"
     matches = 40
     p = plan("belote", 2 * r.size.replicates * matches, seed=SEED + 2, level="match", params={"target": 501},
              jobs=1, progress=False)

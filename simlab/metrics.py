@@ -362,6 +362,12 @@ def game_defs(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> li
     teams = tuple(game.teams(knobs)) if game.teams is not None else tuple(range(n))
     defs = standard_defs(frame, n, teams, level, lower_wins=game.lower_score_wins,
                          sides=sides_of(game, knobs))
+    if game.extra.get("forced_taker"):
+        # the rules always make somebody take (Mille's forced opening, Noisette's forced
+        # taker): "no taker" is 0 by construction, not a player's choice nor a headline
+        defs = [replace(d, choice=False, headline=False,
+                        note="0 by construction: the rules always make somebody take")
+                if d.key == "contract.nobody_takes" else d for d in defs]
     extra = game.extra.get("metrics")
     if extra is not None:
         defs += extra(frame, knobs, level)

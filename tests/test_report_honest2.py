@@ -163,3 +163,20 @@ def test_the_terminal_tables_say_too_few_and_every_row_equal_as_the_report_does(
     assert _fmt_est(equal, "points") == ["3.000", "every row equal", "40"]
     assert _fmt_est(Estimate(3.0, 2.5, 3.5, 40, "mean"), "points") == \
         ["3.000", "[2.500, 3.500]", "40"]
+
+
+@pytest.mark.parametrize("slug,forced", [("mille", True), ("belote_noisette", True),
+                                         ("tarot", False)])
+def test_no_taker_is_no_choice_where_the_rules_force_a_taker(slug, forced):
+    """Mille's headline read 'no taker (all deals) (a player's choice) 0.000%': its rules
+    force a taker, so the figure is 0 by construction, said so, and no headline."""
+    from simlab.metrics import game_defs
+
+    g = get_game(slug)
+    n = g.players(g.make_knobs())
+    frame = pl.DataFrame({"taker": [0, 1], "dealer": [0, 1], "made": [True, False],
+                          **{f"score_s{i}": [1, 2] for i in range(n)}})
+    d = next(d for d in game_defs(g, frame, g.make_knobs(), "deal")
+             if d.key == "contract.nobody_takes")
+    assert (d.choice, d.headline) == ((False, False) if forced else (True, True))
+    assert ("by construction" in d.note) is forced

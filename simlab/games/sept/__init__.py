@@ -70,5 +70,5 @@ GAME = Game(
     seat_policy_knobs=True,
     extra={"metrics": _questions.balance_metrics, "hand_strength": _questions.hand_strength,
            "hand_strength_text": _questions.HAND_STRENGTH_TEXT,
-           "decisions": _questions.decisions},
+           "decisions": _questions.decisions, "decision_notes": _questions.decision_notes},
 )

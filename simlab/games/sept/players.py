@@ -35,6 +35,7 @@ from simlab.games.sept.rules import (
     K_CONTINUE_MIN,
     K_LAST_BONUS,
     K_ROLLOUTS,
+    K_STOCK_WILD_MIN,
     K_TAKE_POINTLESS,
     K_WORLDS,
     MAX_MOVES,
@@ -162,11 +163,13 @@ def heuristic_move(state: np.ndarray, kv: np.ndarray) -> int:
       away a worthless card (``throw_card``); with none, take the trick if able rather
       than give points, else give the cheapest 10 or Ace;
     * after an answer: stop when the trick is still the leader's; when the follower took
-      it, take it back if able (``capture_card``) — always with a target-rank card and,
-      while the stock lasts, with a 7; once the stock is out, with a 7 only when the
-      trick holds at least ``continue_min`` points or the follower, whose hand is then
-      known, holds no card to take it again (measured in duplicate play against the
-      variants: always taking it back, or by points alone, both lose)."""
+      it, take it back if able (``capture_card``) — always with a target-rank card; with
+      a 7 while the stock lasts when the trick holds at least ``stock_wild_min`` points
+      (0 by default: always; stopping a pointless trick loses, issue 32); once the stock
+      is out, with a 7 only when the trick holds at least ``continue_min`` points or the
+      follower, whose hand is then known, holds no card to take it again (measured in
+      duplicate play against the variants: always taking it back, or by points alone,
+      both lose)."""
     p = state[S_TO_MOVE]
     h = hand_of(state, p)
     wilds = wild_mask(kv)
@@ -181,7 +184,12 @@ def heuristic_move(state: np.ndarray, kv: np.ndarray) -> int:
             return STOP
         if match & ~wilds != EMPTY:
             return capture_card(match, wilds)
-        if stock_left(state) > 0 or state[S_TABLE_PTS] >= kv[K_CONTINUE_MIN]:
+        if stock_left(state) > 0:
+            # 0 (always) by default: stopping a pointless trick loses (issue 32)
+            if state[S_TABLE_PTS] >= kv[K_STOCK_WILD_MIN]:
+                return capture_card(match, wilds)
+            return STOP
+        if state[S_TABLE_PTS] >= kv[K_CONTINUE_MIN]:
             return capture_card(match, wilds)
         # the stock is out, so the unseen cards are the follower's hand
         if unseen_by(state, p) & matching(state, kv) != EMPTY:

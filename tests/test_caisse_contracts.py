@@ -113,9 +113,11 @@ def test_every_contract_kind_is_announced_and_pays(deals):
 
 def test_clarte_is_announced_with_6_cards_and_pays(deals):
     """A doubled 6-card Clarté (none before issue 32) from a strong 6-card score; made
-    well above break-even. (A 6-card Famille needs A K Q with the J and 9, or 5 trumps,
-    among the 6 cards: about once in 20,000 deals.)"""
+    well above break-even (50 %). At clarte6_min 72 (the tuned default): 1,097 of 20,000
+    deals, 73 % made (at 80: 238, 84 %). (A 6-card Famille needs A K Q with the J and 9,
+    or 5 trumps, among the 6 cards: about once in 20,000 deals.)"""
     for c in ("clarte", "caisse"):
         early = int(deals[f"{c}_early"].sum())
         assert early >= 50, c
-        assert wilson_low(int(deals[f"{c}_early_made"].sum()), early) > 0.7, c
+        assert wilson_low(int(deals[f"{c}_early_made"].sum()), early) > 0.65, c
+    assert int(deals["clarte_early"].sum()) >= 800  # 238 at the former 80

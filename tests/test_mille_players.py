@@ -44,13 +44,64 @@ def test_health_checks_pass_but_the_forced_opening():
 def test_bids_above_120_are_made_about_as_often_as_search_makes_them():
     """Issue 32: raising one step at a time, the heuristic won its bids above 120 in
     bidding wars and made them 55 % of the time [50 %, 60 %] (1.9 % of 20,000 deals,
-    seed 5), where search makes 86 % of its own (8.8 % of 600 deals). Bidding its estimate
-    at once, less ``bid_margin`` and ``over_cap_margin`` above the cap, it bids them on
-    4.0 % of deals and makes 83 % [80 %, 85 %]. Bounds: 5 standard errors below the rate
-    measured (n = 809: 0.827 - 5 x 0.013 = 0.76), far above the former rate."""
+    seed 5), where search makes 86 % of its own (8.8 % of 600 deals). Bidding a limit
+    above the cap at once (jump_from; less ``bid_margin`` and ``over_cap_margin``), it
+    bids them on 4.0 % of deals and makes 83 % [80 %, 85 %] (the same 809 deals as
+    bidding every level at once). Bounds: 5 standard errors below the rate measured
+    (n = 809: 0.827 - 5 x 0.013 = 0.76), far above the former rate."""
     n = 20_000
     f = execute(plan("mille", n, seed=5))
     over = f.filter((pl.col("contract") == ">120") & ~pl.col("bomb"))
     assert over.height >= 0.03 * n, over.height  # formerly 379 (1.9 %)
     made = over["made"].mean()
     assert made >= 0.75, made  # formerly 0.551
+
+
+def _opening_bid(hand: list[str], **knobs) -> tuple[int, int]:
+    """Seat 0, the forced opener (dealer 2), holding ``hand``: his heuristic opening bid
+    and his bid limit (hand estimate less bid_margin, less over_cap_margin above the cap)."""
+    from simlab.games import mille as M
+    from simlab.games.mille import players as P
+    from simlab.games.mille import rules as R
+
+    k = M.MilleKnobs(**knobs)
+    kv = M._vector(k)
+    tb = M.tables(k).kernel_args()
+    rest = [c for c in M.DECK.labels if c not in hand]
+    hands = {0: hand, 1: rest[:7], 2: rest[7:14]}
+    deck = []
+    for r in range(7):
+        for seat in (0, 1, 2):
+            deck.append(M.DECK.index(hands[seat][r]))
+        if r < 3:
+            deck.append(M.DECK.index(rest[14 + r]))
+    s = np.zeros(R.N_STATE, dtype=np.int64)
+    R.deal(s, np.array(deck, dtype=np.int64), 2, 1, np.zeros((3, 7), np.int64))
+    assert s[R.S_TO_MOVE] == 0 and s[R.S_PHASE] == R.P_BID and s[R.S_BIDDER] < 0
+    h = R.hand_of(s, 0)
+    limit = min(P.hand_value(h, kv, tb, P.CHIEN_GUESS) - k.bid_margin, R.bid_cap(h, kv))
+    if limit > k.no_marriage_cap:
+        limit = max(k.no_marriage_cap, limit - k.over_cap_margin)
+    return int(R.bid_amount(P.heuristic_bid(s, kv, tb), kv)), int(limit)
+
+
+STRONG = ["A♥", "10♥", "K♥", "Q♥", "A♠", "10♠", "A♦"]  # a marriage and three aces
+FAIR = ["A♠", "10♠", "A♥", "10♥", "A♦", "10♦", "A♣"]  # no marriage: capped at 120
+
+
+def test_step_raiser_bids_a_limit_above_the_cap_at_once():
+    """Raising one step at a time (the default, bid_jump false), a hand whose limit
+    reaches jump_from (121: above the 120 cap) bids that limit at once, for a contract
+    scores its amount, not the points taken; a hand worth less opens the minimum."""
+    amount, limit = _opening_bid(STRONG)
+    assert limit >= 125
+    assert amount == limit - limit % 5  # the highest multiple of 5 within its limit
+    amount, limit = _opening_bid(FAIR)
+    assert 105 <= limit <= 120
+    assert amount == 100  # raised step by step later, if others bid
+    # without jump_from (1000) the strong hand opened 100 too: bids above 120 came only
+    # from bidding wars (0.06 % of deals)
+    assert _opening_bid(STRONG, jump_from=1000)[0] == 100
+    # bid_jump true jumps below the cap as well
+    amount, limit = _opening_bid(FAIR, bid_jump=True)
+    assert amount == limit - limit % 5 and amount > 100

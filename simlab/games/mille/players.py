@@ -37,6 +37,7 @@ from simlab.games.mille.rules import (
     K_BID_JUMP,
     K_BID_MARGIN,
     K_BOMB_MARGIN,
+    K_JUMP_FROM,
     K_MAR,
     K_NO_MAR_CAP,
     K_OVER_CAP,
@@ -176,8 +177,9 @@ def level_at_least(amount: int, kv: np.ndarray) -> int:
 @hot
 def heuristic_bid(state: np.ndarray, kv: np.ndarray, tb: tuple) -> int:
     """Bid up to the hand's value less ``bid_margin`` (and ``over_cap_margin`` more above
-    ``no_marriage_cap``; within the hand's cap): with ``bid_jump`` (the default) that
-    amount at once, else one step at a time; a forced opener whose hand is worth less
+    ``no_marriage_cap``; within the hand's cap): one step at a time by default, but that
+    amount at once when it reaches ``jump_from`` (above the cap: a contract scores its
+    amount) or with ``bid_jump`` at any level; a forced opener whose hand is worth less
     bids the minimum. Near the target it
     jumps to the amount that wins the match when the hand is worth it, and a player on the
     barrel does not raise to an amount that cannot take him off it (seed 9.1: making it
@@ -201,7 +203,7 @@ def heuristic_bid(state: np.ndarray, kv: np.ndarray, tb: tuple) -> int:
             return jump
         if on_barrel and state[S_BIDDER] >= 0:
             return PASS
-    if kv[K_BID_JUMP] and amount <= limit:
+    if (kv[K_BID_JUMP] or limit >= kv[K_JUMP_FROM]) and amount <= limit:
         # the contract is what the taker scores: bid the hand's worth at once
         return max(lowest, level_at_least(limit - kv[K_STEP] + 1, kv))
     if state[S_BIDDER] < 0 or amount <= limit:

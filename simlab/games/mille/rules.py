@@ -145,25 +145,34 @@ class MilleKnobs(Knobs):
     max_deals: int = knob(1000, "match safety cap on deals (a capped match has winner -1)",
                           lo=1, hi=100000)
     # heuristic policy (players.py)
-    # Bidding its estimate at once, less 30, with 15 more above the cap (issue 32): step by
-    # step the forced opener was left at 100 in 72 % of deals (search: 17 %) and the bids
-    # above 120, won in bidding wars, were made 55 % of the time [50, 60] (20,000 deals,
-    # seed 5); now 83 % [80, 85] on 4.0 % of deals (search: 86 % on 8.8 %, 600 deals), and
-    # the new values beat the former by +0.87 [+0.75, +0.99] a deal in duplicate (40,000
-    # deals, seed 99). simlab tune (seed 21) finds one step-raising seat (bid_jump false,
-    # same margins) a best reply to this field, +0.14 [+0.08, +0.21] (seed 99), and a
-    # jumping seat loses as much among step-raisers; kept anyway: step-raising bids above
-    # 120 on 0.06 % of deals, the "never bids a contract" blind spot, and the search's
-    # edge is the same against both (+1.14 and +1.22 a deal, seed 1, 2,000 deals).
+    # Bidding (issue 32): step by step the bids above 120, won only in bidding wars, were
+    # made 55 % of the time [50, 60] (1.9 % of 20,000 deals, seed 5); bidding the estimate
+    # at once, less 30, with 15 more above the cap, made them 83 % [80, 85] on 4.0 % of
+    # deals (search: 86 % on 8.8 %, 600 deals), +0.87 [+0.75, +0.99] a deal against the
+    # former values (duplicate, 40,000 deals, seed 99). But simlab tune found step-raising
+    # (same margins) a best reply to jumping, +0.14 [+0.08, +0.21], and step-raising alone
+    # bids above 120 on 0.06 % of deals. So the default raises step by step below the cap
+    # and bids a limit above it at once (jump_from 121): above 120 on 4.0 % of deals, made
+    # 83 % (the same deals as jumping); one such seat beats a field of jumpers by +0.180
+    # [+0.110, +0.251] and a jumper among them loses -0.186 [-0.257, -0.114]; a pure
+    # step-raiser among them gains +0.037 [-0.027, +0.101], not significant (20,000 deals
+    # each, seed 99); simlab tune (seeds 21, 22) finds no better move of bid_jump,
+    # jump_from, bid_margin or over_cap_margin.
     bid_margin: int = knob(30, "heuristic: bid up to its hand estimate minus this", lo=-200,
                            hi=200, policy=True)
-    bid_jump: bool = knob(True, "heuristic: bid its whole estimate (less bid_margin) at "
-                          "once, since the taker scores his bid, not his points; false: "
-                          "raise one step at a time", policy=True)
+    bid_jump: bool = knob(False, "heuristic: bid its whole estimate (less bid_margin) at "
+                          "once at any level, since the taker scores his bid, not his "
+                          "points; false: raise one step at a time, but bid a limit "
+                          "reaching jump_from at once", policy=True)
     over_cap_margin: int = knob(15, "heuristic: above no_marriage_cap it bids only up to its "
                                 "estimate minus bid_margin minus this (a marriage counts "
                                 "whole in the estimate, but must wait for a won trick)",
                                 lo=0, hi=200, policy=True)
+    jump_from: int = knob(121, "heuristic, raising one step at a time (bid_jump false): "
+                          "a hand whose bid limit reaches this bids the limit at once "
+                          "(a contract scores its amount, not the points taken; 121: "
+                          "above the no-marriage cap; 1000: never)", lo=0, hi=1000,
+                          policy=True)
     bomb_margin: int = knob(13, "heuristic: bomb when its estimate after the chien is at "
                             "least this far below the bid", lo=0, hi=400, policy=True)
     # search policy
@@ -189,10 +198,10 @@ MAX_BID_LEVELS = 200
 (K_STRENGTH_PRINTED, K_OPEN_MIN, K_STEP, K_NO_MAR_CAP, K_MAX_BID, K_MAR, K_DEF_ROUND,
  K_BOMBS, K_BOMB_ROUND, K_TARGET, K_BARREL, K_BARREL_DEALS, K_BARREL_FALL, K_DEF_WIN,
  K_BARS, K_ZERO_PEN, K_MAX_DEALS, K_BID_MARGIN, K_BOMB_MARGIN, K_WORLDS, K_ROLLOUTS,
- K_RAISES, K_BID_JUMP, K_REENTRY, K_OVER_CAP) = (0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15,
-                                                 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
-                                                 27)
-N_K = 28
+ K_RAISES, K_BID_JUMP, K_REENTRY, K_OVER_CAP, K_JUMP_FROM) = (0, 1, 2, 3, 4, 5, 9, 10, 11, 12,
+                                                              13, 14, 15, 16, 17, 18, 19, 20,
+                                                              21, 22, 23, 24, 25, 26, 27, 28)
+N_K = 29
 
 
 def _vector(k: MilleKnobs) -> np.ndarray:
@@ -226,6 +235,7 @@ def _vector(k: MilleKnobs) -> np.ndarray:
     v[K_BID_JUMP] = k.bid_jump
     v[K_REENTRY] = k.auction_reentry
     v[K_OVER_CAP] = k.over_cap_margin
+    v[K_JUMP_FROM] = k.jump_from
     return v
 
 

@@ -42,12 +42,13 @@ its best move replaces the heuristic's only when clearly better). That budget is
 default, the heuristic deciding there, because measured it does not pay (issue 32,
 duplicate against the heuristic, seed 0: +265 [+171, +359] points a deal with 0, n = 300;
 1 world, plain best: -1433 [-1569, -1298], n = 300; 2 worlds gated at 1 standard error:
--953 [-1267, -639]; 4 worlds gated at 1.5: -321 [-635, -7], n = 100; one search seat at
-4 worlds plays 1.6 deals/s against 135 with 0): a deal's marks swing by thousands
-(the Rubicon, the Bésigue ladder) and the early playouts are the longest, so a few
-worlds measure noise. Known simplification: a hand shown for "cartes
-blanches" is not remembered (the worlds are then wider than the seat's knowledge, never
-narrower). The brisques request needs no search (exact rule above).
+-953 [-1267, -639]; 4 worlds gated at 1.5: -321 [-635, -7], n = 100; 8 worlds gated at
+2: +433 [+8, +857], n = 60, and against the default search +225 [-176, +626], n = 60, not
+a clear gain; one search seat plays 135 deals/s with 0, 7.0 with 1 world, 1.6 with 4,
+0.7 with 8, on one core): a deal's marks swing by thousands (the Rubicon, the Bésigue
+ladder) and the early playouts are the longest, so a few worlds measure noise. Known
+simplification: a hand shown for "cartes blanches" is not remembered (the worlds are
+then wider than the seat's knowledge, never narrower). The brisques request needs no search (exact rule above).
 """
 
 from __future__ import annotations

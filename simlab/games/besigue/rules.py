@@ -182,12 +182,13 @@ class BesigueKnobs(Knobs):
     search_draw_worlds: int = knob(0, "search player: worlds per decision while the stock "
                                    "holds more than search_stock cards, the early draw "
                                    "phase where most melds are won (gated by "
-                                   "search_draw_margin); 0: the heuristic decides there. "
-                                   "Measured (issue 32, duplicate vs the heuristic): 1 "
-                                   "world -1433, 2 worlds -953, 4 worlds -321 points a "
-                                   "deal, against +265 with 0: a deal's marks are too "
-                                   "noisy for a few long playouts", lo=0, hi=10_000,
-                                   policy=True)
+                                   "search_draw_margin); 0: the heuristic decides there "
+                                   "(measured, issue 32, duplicate vs the heuristic: 1 "
+                                   "world -1433, 2 worlds -953, 4 worlds -321, 8 worlds "
+                                   "+433 points a deal, against +265 with 0: a deal's "
+                                   "marks are too noisy for a few long playouts, and 8 "
+                                   "worlds cost 190 times the time for no clear gain)",
+                                   lo=0, hi=10_000, policy=True)
     search_draw_margin: float = knob(1.5, "search player, early draw phase: another move "
                                      "replaces the heuristic's only when its mean gain over "
                                      "the heuristic's move, paired world by world, exceeds "

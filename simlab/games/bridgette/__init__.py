@@ -57,5 +57,6 @@ GAME = Game(
     sides=sides,
     seat_policy_knobs=True,
     extra={"metrics": balance_metrics, "hand_strength": _strength.hand_strength,
-           "hand_strength_text": _strength.HAND_STRENGTH_TEXT},
+           "hand_strength_text": _strength.HAND_STRENGTH_TEXT,
+           "decision_notes": _strength.decision_notes},
 )

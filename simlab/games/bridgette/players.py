@@ -59,6 +59,7 @@ from simlab.games.bridgette.rules import (
     K_DOUBLE_MARGIN,
     K_GRAND_POINTS,
     K_ROLLOUTS,
+    K_SA_SLAM_POINTS,
     K_TRICK_BASE,
     K_VALUE,
     K_WORLDS,
@@ -198,11 +199,15 @@ def hand_points(hand: np.uint64, strain: int) -> int:
 @hot
 def expected_tricks(hand: np.uint64, strain: int, kv: np.ndarray) -> int:
     """The heuristic's trick estimate: (trick_base + hand_points) / 4, at most 13; all 13
-    from ``grand_slam_points`` (the linear fit underrates the strongest hands)."""
+    from ``grand_slam_points``, at least 12 in Sans-Atout from ``sa_slam_points`` (the
+    linear fit underrates the strongest hands)."""
     pts = hand_points(hand, strain)
     if pts >= kv[K_GRAND_POINTS]:
         return 13
-    return min(13, max(0, (kv[K_TRICK_BASE] + pts) // 4))
+    linear = min(13, max(0, (kv[K_TRICK_BASE] + pts) // 4))
+    if strain == SA and pts >= kv[K_SA_SLAM_POINTS]:
+        return max(12, linear)
+    return linear
 
 
 @hot

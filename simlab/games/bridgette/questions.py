@@ -182,3 +182,21 @@ _COLONS = frozenset({"T1", "Cavalier", "Excuse"})
 
 def hand_strength(knobs, hand: list[str]) -> float:
     return float(sum(3 if c in _COLONS else _HONOURS.get(c[:-1], 0) for c in hand))
+
+
+SUPER_SLAM_TITLE = "contract super_chelem (rows with a contract)"
+
+
+def decision_notes(knobs) -> dict[str, str]:
+    """Why the super slam (7SA) is never bid (issue 32), with what was measured
+    (scripts/measure_bridgette_sa_slams.py): the same deals played out again in
+    Sans-Atout by the heuristic players."""
+    return {SUPER_SLAM_TITLE: (
+        "13 tricks in Sans-Atout are rarely there to bid: of 16,605 declarers who could "
+        "bid Sans-Atout (30,000 heuristic deals, seeds 0-29,999) those of 29+ Sans-Atout "
+        "points (137) would have taken all 13 tricks there in 56, and 7SA, undoubled, "
+        "would have scored 225 +- 78 points less than the contract they played; 31+ "
+        "points (29 hands): -17 +- 182; only from 32 points (10 hands in 30,000 deals) "
+        "does it gain (+390 +- 256, short of significance), too rare to tune in duplicate; "
+        "the heuristic expects 13 tricks only from grand_slam_points (38) strength points, "
+        "which no such declarer held (36 at most)")}

@@ -179,6 +179,18 @@ class BridgetteKnobs(Knobs):
                                   "points in a strain expects all 13 tricks there (the "
                                   "linear estimate reaches 13 only from 52 - trick_base)",
                                   lo=0, hi=100, policy=True)
+    # 29 (issue 32): the linear estimate reached 12 tricks in Sans-Atout only from 36
+    # points, which 1 SA-legal declarer in 30,000 deals held, so 6SA (chelem geant) was
+    # never bid; yet declarers of 29+ SA points took 12+ tricks in Sans-Atout in 83 of 137
+    # deals (heuristic play of the same cards, seeds 0..29,999), 6SA scoring +271 +- 83
+    # over the contract played. Against 100 (off) in duplicate: +0.278 [+0.179, +0.377]
+    # a deal (100,000 deals, seed 99), +0.203 [+0.136, +0.270] (200,000, seed 98); 28:
+    # +0.282 [+0.147, +0.417], 30: +0.114, 27: +0.146 [-0.037, +0.330], 26: -0.356 (seed
+    # 99); 29 against 28: -0.042 [-0.105, +0.020] (200,000, seed 97).
+    sa_slam_points: int = knob(29, "heuristic: a hand of at least this many strength "
+                               "points in Sans-Atout expects at least 12 tricks there (the "
+                               "linear estimate reaches 12 only from 48 - trick_base); 100 "
+                               "= off (the former estimate)", lo=0, hi=100, policy=True)
     # search policy (players.py)
     search_worlds: int = search.worlds_knob(12)
     search_rollouts: int = search.rollouts_knob(1)
@@ -202,7 +214,8 @@ K_UNDER, K_CAP_AT, K_CAP_VALUE = 21, 22, 23
 K_MULT = 24  # 3 slots: 1, doubled_mult, redoubled_mult
 K_BAN, K_DEALS, K_PASSOUT_COUNTS, K_MAX_DEALS = 27, 28, 29, 30
 K_TRICK_BASE, K_DOUBLE_MARGIN, K_WORLDS, K_ROLLOUTS, K_GRAND_POINTS = 31, 32, 33, 34, 35
-N_K = 36
+K_SA_SLAM_POINTS = 36
+N_K = 37
 
 
 def _vector(k: BridgetteKnobs) -> np.ndarray:
@@ -224,6 +237,7 @@ def _vector(k: BridgetteKnobs) -> np.ndarray:
     v[K_TRICK_BASE], v[K_DOUBLE_MARGIN] = k.trick_base, k.double_margin
     v[K_WORLDS], v[K_ROLLOUTS] = k.search_worlds, k.search_rollouts
     v[K_GRAND_POINTS] = k.grand_slam_points
+    v[K_SA_SLAM_POINTS] = k.sa_slam_points
     return v
 
 

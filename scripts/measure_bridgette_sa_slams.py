@@ -5,8 +5,9 @@ declarer's Sans-Atout strength points (``players.hand_points``), how often 6SA /
 would have been made and what it would have scored minus what the contract played
 scored (the declarer's points minus the defender's), mean +- its standard error.
 
-    python scripts/measure_bridgette_sa_slams.py DEALS [SA_SLAM_POINTS]
-        (the notes: 30000; the sa_slam_points comment: 30000 100)
+    python scripts/measure_bridgette_sa_slams.py DEALS [KNOB=VALUE ...]
+        (the super slam note: 30000; the sa_slam_points comment: 30000
+        sa_slam_points=100 sa_eleven_points=100)
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from simlab.games.bridgette import players as P
 from simlab.games.bridgette import rules as R
 
 
-def main(n_deals: int, sa_slam_points: int) -> None:
-    kv = R._vector(B.BridgetteKnobs(sa_slam_points=sa_slam_points))
+def main(n_deals: int, knobs: dict[str, int]) -> None:
+    kv = R._vector(B.BridgetteKnobs(**knobs))
     dealt = np.zeros((2, R.MAX_HELD), dtype=np.int64)
     sa = 4
     rows = []
@@ -48,7 +49,9 @@ def main(n_deals: int, sa_slam_points: int) -> None:
         P.playout(nt, kv)
         t = int(nt[R.S_TRICKS + d])
         v6, v7 = R.contract_score(6 * 5 + sa, 0, t, kv), R.contract_score(7 * 5 + sa, 0, t, kv)
-        rows.append((P.hand_points(hand, sa), t, got, v6[0] - v6[1], v7[0] - v7[1]))
+        v5 = R.contract_score(5 * 5 + sa, 0, t, kv)
+        rows.append((P.hand_points(hand, sa), t, got, v6[0] - v6[1], v7[0] - v7[1],
+                     v5[0] - v5[1]))
     a = np.array(rows)
     print(f"{len(a)} of {n_deals} deals with a declarer who may bid Sans-Atout; his Sans-Atout "
           f"points reach {a[:, 0].max()}; 12+ Sans-Atout tricks in {(a[:, 1] >= 12).sum()}, "
@@ -58,11 +61,12 @@ def main(n_deals: int, sa_slam_points: int) -> None:
         if m.sum() < 2:
             continue
         se = np.sqrt(m.sum())
-        g6, g7 = a[m, 3] - a[m, 2], a[m, 4] - a[m, 2]
-        print(f"  T={lo}: n={m.sum()}; 6SA made {(a[m, 1] >= 12).sum()}, "
+        g5, g6, g7 = a[m, 5] - a[m, 2], a[m, 3] - a[m, 2], a[m, 4] - a[m, 2]
+        print(f"  T={lo}: n={m.sum()}; 5SA made {(a[m, 1] >= 11).sum()}, "
+              f"{g5.mean():+.0f} +- {g5.std(ddof=1) / se:.0f}; 6SA made {(a[m, 1] >= 12).sum()}, "
               f"{g6.mean():+.0f} +- {g6.std(ddof=1) / se:.0f}; 7SA made {(a[m, 1] == 13).sum()}, "
               f"{g7.mean():+.0f} +- {g7.std(ddof=1) / se:.0f}")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else B.BridgetteKnobs().sa_slam_points)
+    main(int(sys.argv[1]), {k: int(v) for k, v in (a.split("=") for a in sys.argv[2:])})

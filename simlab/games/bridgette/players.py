@@ -59,6 +59,7 @@ from simlab.games.bridgette.rules import (
     K_DOUBLE_MARGIN,
     K_GRAND_POINTS,
     K_ROLLOUTS,
+    K_SA_ELEVEN_POINTS,
     K_SA_SLAM_POINTS,
     K_TRICK_BASE,
     K_VALUE,
@@ -207,6 +208,8 @@ def expected_tricks(hand: np.uint64, strain: int, kv: np.ndarray) -> int:
     linear = min(13, max(0, (kv[K_TRICK_BASE] + pts) // 4))
     if strain == SA and pts >= kv[K_SA_SLAM_POINTS]:
         return max(12, linear)
+    if strain == SA and pts >= kv[K_SA_ELEVEN_POINTS]:
+        return max(11, linear)
     return linear
 
 

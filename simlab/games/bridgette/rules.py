@@ -179,18 +179,32 @@ class BridgetteKnobs(Knobs):
                                   "points in a strain expects all 13 tricks there (the "
                                   "linear estimate reaches 13 only from 52 - trick_base)",
                                   lo=0, hi=100, policy=True)
-    # 29 (issue 32): the linear estimate reached 12 tricks in Sans-Atout only from 36
-    # points, which 1 SA-legal declarer in 30,000 deals held, so 6SA (chelem geant) was
-    # never bid; yet declarers of 29+ SA points took 12+ tricks in Sans-Atout in 83 of 137
-    # deals (heuristic play of the same cards, seeds 0..29,999), 6SA scoring +271 +- 83
-    # over the contract played. Against 100 (off) in duplicate: +0.278 [+0.179, +0.377]
-    # a deal (100,000 deals, seed 99), +0.203 [+0.136, +0.270] (200,000, seed 98); 28:
-    # +0.282 [+0.147, +0.417], 30: +0.114, 27: +0.146 [-0.037, +0.330], 26: -0.356 (seed
-    # 99); 29 against 28: -0.042 [-0.105, +0.020] (200,000, seed 97).
-    sa_slam_points: int = knob(29, "heuristic: a hand of at least this many strength "
+    # 31 (issue 32): the linear estimate reached 12 tricks in Sans-Atout only from 36
+    # points, which 1 Sans-Atout-legal declarer in 30,000 deals held, so 6SA (chelem
+    # geant) was never bid; yet declarers of 29+ Sans-Atout points took 12+ tricks there
+    # in 83 of 137 deals (the same cards replayed in Sans-Atout, seeds 0..29,999), 6SA
+    # scoring +271 +- 83 over the contract played. Alone (sa_eleven_points off), 29
+    # against 100 gains +0.278 [+0.179, +0.377] a deal in duplicate (100,000 deals, seed
+    # 99); beside sa_eleven_points = 26 most of that goes to 5SA: 31 against 100 +0.014
+    # [-0.009, +0.036], 30 +0.012 [-0.022, +0.047], 29 -0.049 [-0.100, +0.003] (200,000
+    # deals, seed 96); 31 against 29 +0.056 [+0.011, +0.101] (seed 95).
+    sa_slam_points: int = knob(31, "heuristic: a hand of at least this many strength "
                                "points in Sans-Atout expects at least 12 tricks there (the "
                                "linear estimate reaches 12 only from 48 - trick_base); 100 "
                                "= off (the former estimate)", lo=0, hi=100, policy=True)
+    # 26 (issue 32): no hand expected exactly 11 tricks in Sans-Atout once 29+ points
+    # expected 12 (the linear estimate reaches 11 from 32), so 5SA (sous chelem) was
+    # never bid (formerly 2 in 5,000 deals, seed 5); yet for declarers of 26-28
+    # Sans-Atout points 5SA would have scored +92 +- 34 over the contract played (585
+    # deals, seeds 0..29,999, the same cards replayed). Against 100 (off) in duplicate:
+    # +0.366 [+0.193, +0.540] a deal (100,000 deals, seed 99), +0.440 [+0.319, +0.560]
+    # (200,000, seed 98); 25: +0.234, 27: +0.336 (seed 99); 26 against 27: +0.122
+    # [+0.038, +0.206] (200,000, seed 97).
+    sa_eleven_points: int = knob(26, "heuristic: a hand of at least this many strength "
+                                 "points in Sans-Atout expects at least 11 tricks there "
+                                 "(the linear estimate reaches 11 only from 44 - "
+                                 "trick_base); 100 = off (the former estimate)", lo=0,
+                                 hi=100, policy=True)
     # search policy (players.py)
     search_worlds: int = search.worlds_knob(12)
     search_rollouts: int = search.rollouts_knob(1)
@@ -214,8 +228,8 @@ K_UNDER, K_CAP_AT, K_CAP_VALUE = 21, 22, 23
 K_MULT = 24  # 3 slots: 1, doubled_mult, redoubled_mult
 K_BAN, K_DEALS, K_PASSOUT_COUNTS, K_MAX_DEALS = 27, 28, 29, 30
 K_TRICK_BASE, K_DOUBLE_MARGIN, K_WORLDS, K_ROLLOUTS, K_GRAND_POINTS = 31, 32, 33, 34, 35
-K_SA_SLAM_POINTS = 36
-N_K = 37
+K_SA_SLAM_POINTS, K_SA_ELEVEN_POINTS = 36, 37
+N_K = 38
 
 
 def _vector(k: BridgetteKnobs) -> np.ndarray:
@@ -238,6 +252,7 @@ def _vector(k: BridgetteKnobs) -> np.ndarray:
     v[K_WORLDS], v[K_ROLLOUTS] = k.search_worlds, k.search_rollouts
     v[K_GRAND_POINTS] = k.grand_slam_points
     v[K_SA_SLAM_POINTS] = k.sa_slam_points
+    v[K_SA_ELEVEN_POINTS] = k.sa_eleven_points
     return v
 
 

@@ -147,32 +147,34 @@ class MilleKnobs(Knobs):
     # heuristic policy (players.py)
     # Bidding (issue 32): step by step the bids above 120, won only in bidding wars, were
     # made 55 % of the time [50, 60] (1.9 % of 20,000 deals, seed 5); bidding the estimate
-    # at once, less 30, with 15 more above the cap, made them 83 % [80, 85] on 4.0 % of
-    # deals (search: 86 % on 8.8 %, 600 deals), +0.87 [+0.75, +0.99] a deal against the
-    # former values (duplicate, 40,000 deals, seed 99). But simlab tune found step-raising
-    # (same margins) a best reply to jumping, +0.14 [+0.08, +0.21], and step-raising alone
-    # bids above 120 on 0.06 % of deals. So the default raises step by step below the cap
-    # and bids a limit above it at once (jump_from 121): above 120 on 4.0 % of deals, made
-    # 83 % (the same deals as jumping); one such seat beats a field of jumpers by +0.180
-    # [+0.110, +0.251] and a jumper among them loses -0.186 [-0.257, -0.114]; a pure
-    # step-raiser among them gains +0.037 [-0.027, +0.101], not significant (20,000 deals
-    # each, seed 99); simlab tune (seeds 21, 22) finds no better move of bid_jump,
-    # jump_from, bid_margin or over_cap_margin.
+    # at once (bid_jump), less 30 and 15 more above the cap, made them 83 % on 4.2 % of
+    # deals (search: 86 % on 8.8 %, 600 deals). But simlab tune does not confirm jumping:
+    # a step-raising seat beats a field of jumpers (+0.14 [+0.08, +0.21]), and it beats
+    # every field that bids above 120 on 0.5 % of deals or more, whatever jump_from and
+    # over_cap_margin (+0.01 to +0.05 a deal, 200,000 deals, seed 97): the estimate picks
+    # hands above the cap that are made 74-88 % of the time, too few to pay over taking
+    # at 100. The default steps below the cap and bids a limit of 140 or more at once,
+    # 60 below the estimate above the cap (bid_jump false, jump_from 140, over_cap_margin
+    # 60): above 120 on 0.18 % of deals, made 85 % (200,000 deals, seed 5; pure stepping
+    # 0.06 %); simlab tune (seeds 21, 22; 5,000 deals a candidate, 200,000 validating)
+    # finds no better move of bid_jump, jump_from, bid_margin or over_cap_margin; a
+    # pure step-raiser among it +0.001 [-0.004, +0.005], a jumper -0.176 [-0.206, -0.147]
+    # (200,000 deals, seed 99). Search beats jumping and stepping alike (+1.14, +1.22
+    # a deal, 2,000 deals, seed 1).
     bid_margin: int = knob(30, "heuristic: bid up to its hand estimate minus this", lo=-200,
                            hi=200, policy=True)
     bid_jump: bool = knob(False, "heuristic: bid its whole estimate (less bid_margin) at "
                           "once at any level, since the taker scores his bid, not his "
                           "points; false: raise one step at a time, but bid a limit "
                           "reaching jump_from at once", policy=True)
-    over_cap_margin: int = knob(15, "heuristic: above no_marriage_cap it bids only up to its "
+    over_cap_margin: int = knob(60, "heuristic: above no_marriage_cap it bids only up to its "
                                 "estimate minus bid_margin minus this (a marriage counts "
                                 "whole in the estimate, but must wait for a won trick)",
                                 lo=0, hi=200, policy=True)
-    jump_from: int = knob(121, "heuristic, raising one step at a time (bid_jump false): "
+    jump_from: int = knob(140, "heuristic, raising one step at a time (bid_jump false): "
                           "a hand whose bid limit reaches this bids the limit at once "
-                          "(a contract scores its amount, not the points taken; 121: "
-                          "above the no-marriage cap; 1000: never)", lo=0, hi=1000,
-                          policy=True)
+                          "(a contract scores its amount, not the points taken; 1000: "
+                          "never)", lo=0, hi=1000, policy=True)
     bomb_margin: int = knob(13, "heuristic: bomb when its estimate after the chien is at "
                             "least this far below the bid", lo=0, hi=400, policy=True)
     # search policy

@@ -804,8 +804,11 @@ def log_scale_upper(value: float, half_width: float) -> float:
     so that the symmetric and Fieller intervals miss mostly with the truth above them
     (Belote's q4.share at 50 deals: 92-95 % coverage, nearly every miss above; with this
     upper end 95-96.5 %, tests/test_coverage.py). The lower end stays Fieller's: the
-    log scale's own lower end, higher, moved the misses below instead."""
-    return value * math.exp(half_width / value)
+    log scale's own lower end, higher, moved the misses below instead. At most value +
+    2 h (reached from h > 1.26 value): a ratio whose rows can be negative may be just
+    above 0, where the log scale's end would run off to infinity."""
+    k = half_width / value
+    return value + 2 * half_width if k > 2 else min(value * math.exp(k), value + 2 * half_width)
 
 
 def fieller(m: Moments, conf: float = DEFAULT_CONF) -> tuple[float, float] | None:

@@ -109,3 +109,20 @@ def test_a_skewed_ratio_covers_at_43_rows():
     assert fieller_hits / samples < 0.93  # what the interval was before (Fieller's)
     assert above <= 0.7 * fieller_above  # fewer misses with the truth above (88 against 147)
     assert np.mean(widths) < 1.2  # and the interval not much wider
+
+
+def test_a_signed_ratio_just_above_zero_gets_a_bounded_upper_end():
+    # rows that can be negative summing to just above 0: the log scale's end would be
+    # value * exp(h / value), past any float; the upper half-width stops at twice h
+    rng = np.random.default_rng(11)
+    num = rng.normal(0.0, 10.0, 40)
+    num -= num.mean() - 1e-6
+    den = np.ones(40)
+    r, half, (f_lo, f_hi) = _by_hand(num, den)
+    assert 0 < r < 1e-5 and half > 1
+    e = _estimate(num, den)
+    assert e.lo == pytest.approx(f_lo, rel=1e-9)
+    assert e.hi == pytest.approx(r + 2 * half, rel=1e-9)
+    assert log_scale_upper(1.0, 1.0) == pytest.approx(math.e)  # below 1 + 2 h = 3
+    assert log_scale_upper(1.0, 1.5) == pytest.approx(4.0)  # exp(1.5) = 4.48 > 1 + 3
+    assert log_scale_upper(1.0, 1e4) == pytest.approx(1 + 2e4)  # no overflow

@@ -118,7 +118,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
             unit="share", headline=True,
             note="sum of valid announcement points over the sum of T + D (cards, "
                  "announcements and belote of both teams) over played deals; "
-                 "delta-method interval")
+                 "Fieller's interval, its upper end on the log scale")
         add(ann_cols, "q4.points", "announcement points per played deal", ann, taken,
             kind="mean", unit="points")
         add({"taker", "announce_best_seat"}, "q4.any", "played deals with a valid "

@@ -94,7 +94,8 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: ComptoirKnobs | N
         add(tp | {"taker", "deal_points"}, "q3.share", "the bidder's share of the deal's "
             "points", share, bid, kind="mean", unit="share", headline=True,
             note=f"card points and dix de der he takes over all those of the deal (belote "
-                 f"left out); a player without advantage takes 1/{n}; delta-method interval")
+                 f"left out); a player without advantage takes 1/{n}; Fieller's interval, its upper end on "
+                 "the log scale")
         tricks = {f"tricks_s{i}" for i in range(n)}
         add(tricks | {"taker"}, "q3.tricks", "the bidder's share of the tricks",
             _of_taker(n, "tricks_s").cast(pl.Float64) / k.k, bid, kind="mean", unit="share")

@@ -104,11 +104,12 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> li
                 kind="mean", unit="share", headline=(k == 1),
                 note="a manche is won by its complete winner or a partial one's sole leader "
                      "(a tied lead is left out); ratio of sums over finished matches; "
-                     "delta-method interval")
+                     "Fieller's interval, its upper end on the log scale")
         # 3. manche length and its kind
         add(has | {"n_deals"}, "q3.manche_length", "deals per manche", ratio_of_sums(
             pl.col("n_deals").cast(pl.Float64), manches, done), done, kind="mean",
-            unit="deals", note="ratio of sums over finished matches; delta-method interval")
+            unit="deals", note="ratio of sums over finished matches; Fieller's interval, its "
+                                "upper end on the log scale")
         add(has | {"n_complete"}, "q3.complete", "complete manches (a player reaches 21 "
             "hazelnuts), share of manches", ratio_of_sums(
                 pl.col("n_complete").cast(pl.Float64), manches, done), done, kind="mean",

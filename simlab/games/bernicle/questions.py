@@ -79,7 +79,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BernicleKnobs | N
         add({"taker", "taker_total", "melds_s0", "melds_s1", "melds_s2"}, "q6.meld_share",
             "share of the taker's total (tricks + melds) from melds",
             ratio_of_sums(meld_t, pl.col("taker_total").cast(pl.Float64), taken), taken,
-            kind="mean", unit="share", headline=True, note="delta-method interval")
+            kind="mean", unit="share", headline=True, note="Fieller's interval, its upper end on the log scale")
         add({"taker", "capot_seat"}, "q6.capot", "capot (one player takes all 13 tricks), "
             "per taken deal", pl.col("capot_seat") >= 0, taken)
     else:

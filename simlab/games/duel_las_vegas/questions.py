@@ -52,7 +52,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: DuelLasVegasKnobs
         add({"cards_s0", "cards_s1", "n_rounds"}, "q3.cards_per_round", "cards drawn per "
             "round, both players (pooled over parties)",
             ratio_of_sums(cards, pl.col("n_rounds"), pl.lit(True)), kind="mean", unit="cards",
-            note="flips, tie draws and draws; delta-method interval")
+            note="flips, tie draws and draws; Fieller's interval, its upper end on the log scale")
         add({"n_rounds"}, "q3.rounds", "rounds per partie", pl.col("n_rounds"),
             kind="mean", unit="rounds")
         target = knobs.rounds_to_win if isinstance(knobs, DuelLasVegasKnobs) else 6

@@ -65,7 +65,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: FrappeKnobs | Non
             add(need_all, f"q3.share.{s}", f"share of all points from {SOURCE_TEXT[s]}",
                 ratio_of_sums(both.cast(pl.Float64), total.cast(pl.Float64), pl.lit(True)),
                 kind="mean", unit="share", headline=s in ("cards", "strike"),
-                note="pooled over deals, delta-method interval")
+                note="pooled over deals, Fieller's interval, its upper end on the log scale")
         counters = pl.col("counter_strikes_s0") + pl.col("counter_strikes_s1")
         need = {"counter_strikes_s0", "counter_strikes_s1"}
         add(need, "q4.counter_any", "deals with a contre-frappe", counters > 0, headline=True)

@@ -54,6 +54,13 @@ SINCE_ISSUE_32 = {  # id: (game, knobs, deals, edge, upper end of its 95% interv
     "manille_folle": ("manille", {"variant": "folle"}, 200, 3.5183, 3.9531),
     "manille_trois": ("manille", {"variant": "trois"}, 200, 5.3550, 6.0145),
     "manille_deux": ("manille", {"variant": "deux"}, 200, 6.4775, 7.2000),
+    # measured at d39a8e6, after the issue-32 heuristics of these games
+    "belote_comptoir": ("belote_comptoir", None, 300, 0.1823, 0.2121),
+    "bridgette": ("bridgette", None, 800, 18.3125, 33.8969),
+    "mille": ("mille", None, 800, 0.4104, 1.6514),
+    "besigue": ("besigue", None, 200, 174.2500, 291.0757),
+    "tarot_3p": ("tarot", {"players": 3}, 200, 14.1650, 20.1783),
+    "tarot_5p": ("tarot", {"players": 5}, 200, 8.2360, 17.0836),
 }
 
 

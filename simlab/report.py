@@ -482,7 +482,7 @@ def _policies_text(policies: Sequence[str]) -> str:
 
 def _knobs_text(changed: dict[str, Any]) -> str:
     if not changed:
-        return "none: the defaults (the rulebook, as the catalogue resolves it)"
+        return "none: the defaults (the rulebook as printed where it is clear and playable)"
     return ", ".join(f"`{k} = {v}`" for k, v in changed.items())
 
 

@@ -83,7 +83,7 @@ def test_deal_report_sections_and_files(deal_report):
     assert "a test note" in md
     assert "Belote (`belote`)" in md  # title and slug
     assert "| seed | 3 |" in md and f"{N_DEALS:,} deals" in md
-    assert "none: the defaults (the rulebook, as the catalogue resolves it)" in md
+    assert "none: the defaults (the rulebook as printed where it is clear and playable)" in md
     assert simlab.__version__ in md
 
 

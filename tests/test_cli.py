@@ -74,7 +74,8 @@ def test_run_summary_and_parquet(capsys, tmp_path, fake):
 
 
 @needs_belote
-def test_run_belote(capsys, tmp_path):
+def test_run_belote(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")  # the table's width (a narrower one wraps labels)
     out = tmp_path / "b.parquet"
     v = tmp_path / "v.toml"
     v.write_text('game = "belote"\nqueen_points = 5\nlitige = "lost"\n')

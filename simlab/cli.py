@@ -581,7 +581,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
               "version of their sources), not counted below")
     print(deal_summary(pl.scan_parquet(out), p.game.players(p.knobs),
                        max(seconds - sum(kernel_seconds), 1e-9)))
-    print(f"\nwrote {out}; explore it with polars: pl.read_parquet({str(out)!r})")
+    print(f"\nwrote {out}; explore it (each read checks its bytes): simlab.load({str(out)!r}).collect()")
     write_report(report_dir, game=p.game, plan=p, frame=None, sums=sums, seconds=seconds,
                  title="simlab demo: classic Belote, seed rules, heuristic players",
                  kernels=kernel_seconds)

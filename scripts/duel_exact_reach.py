@@ -23,11 +23,11 @@ import time
 
 import numpy as np
 
-from simlab import poker
 from simlab.games import duel_las_vegas as D
 from simlab.games.duel_las_vegas import kernels as KN
 from simlab.games.duel_las_vegas import players as P
 from simlab.games.duel_las_vegas import rules as R
+from simlab.mechanics import poker
 
 BIG = D.DuelLasVegasKnobs(search_exact_nodes=10**8)
 KV = R.knob_vector(BIG)

@@ -37,10 +37,10 @@ import time
 
 import numpy as np
 
-from simlab import poker
 from simlab.games.duel_las_vegas import kernels as KN
 from simlab.games.duel_las_vegas import players as P
 from simlab.games.duel_las_vegas import rules as R
+from simlab.mechanics import poker
 
 
 def positions(n: int, seed: int, kv: np.ndarray, pp: np.ndarray, worlds: int

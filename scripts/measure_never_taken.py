@@ -65,7 +65,7 @@ def caisse(contract: str, worlds: int, deals: int) -> None:
 
 
 def tarot(players: int, worlds: int, deals: int) -> None:
-    from simlab import rng
+    from simlab.engine import rng
     from simlab.games import tarot as T
     from simlab.games.tarot import players as TP
 

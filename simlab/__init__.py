@@ -14,14 +14,17 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from simlab.knobs import SimlabError
+from simlab import _moved
+from simlab.engine.knobs import SimlabError
+
+_moved.install()  # old module paths (simlab.runner & co.) for one release
 
 # Loaded on first use (PEP 562): ``import simlab`` stays light (no numpy, polars or numba),
 # so ``python -m simlab`` imports its command line under a Ctrl-C guard (__main__.py)
 # rather than here, where a Ctrl-C during the imports could only end in a traceback.
-_LAZY = {"game_names": "simlab.games", "get_game": "simlab.games", "load": "simlab.runner",
-         "read_provenance": "simlab.runner", "run_to_parquet": "simlab.runner",
-         "simulate": "simlab.runner"}
+_LAZY = {"game_names": "simlab.games", "get_game": "simlab.games", "load": "simlab.engine.runner",
+         "read_provenance": "simlab.engine.runner", "run_to_parquet": "simlab.engine.runner",
+         "simulate": "simlab.engine.runner"}
 
 
 def __getattr__(name: str):
@@ -33,7 +36,7 @@ def __getattr__(name: str):
         globals()[name] = value
         return value
     if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-        return importlib.import_module(f"{__name__}.{name}")  # simlab.runner & co.
+        return importlib.import_module(f"{__name__}.{name}")  # simlab.engine.runner & co.
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -43,22 +46,22 @@ def __dir__() -> list[str]:
 
 def how_often(frame, expr, where=None):
     """Probability that a boolean polars expression (or its text) holds for a row of
-    ``frame``, with its 95% Wilson interval and count (``simlab.stats.Estimate``)."""
-    from simlab.analysis import how_often as _how_often
+    ``frame``, with its 95% Wilson interval and count (``simlab.analysis.stats.Estimate``)."""
+    from simlab.analysis.queries import how_often as _how_often
 
     return _how_often(frame, expr, where)
 
 
 def compute_metrics(game, frame, knobs=None, level: str = "deal", conf: float = 0.95):
     """Every standard metric and the game's balance questions over ``frame``, a
-    ``simlab.stats.MetricSet`` (``.metrics``, ``.headline()``, ``.by_section()``).
+    ``simlab.analysis.stats.MetricSet`` (``.metrics``, ``.headline()``, ``.by_section()``).
 
     ``game``: a slug (``"belote"``) or a ``Game``; ``knobs``: the rules the frame was
     simulated with, as a dict of knob values (``{"queen_points": 5}``; None or ``{}`` = the
     defaults) or a knobs object; ``level``: ``"deal"`` or ``"match"``, as simulated."""
+    from simlab.analysis.metrics import compute
+    from simlab.engine.game import Game
     from simlab.games import get_game
-    from simlab.games.base import Game
-    from simlab.metrics import compute
 
     g = game if isinstance(game, Game) else get_game(game)
     if knobs is None or isinstance(knobs, dict):

@@ -1,4 +1,4 @@
-"""``python -m simlab`` runs the command line (see ``simlab.cli``)."""
+"""``python -m simlab`` runs the command line (see ``simlab.cli.commands``)."""
 
 import os
 import sys
@@ -20,7 +20,7 @@ def run() -> None:
     of a second) or before its own handler is set ending as any other Ctrl-C does: one
     line, exit status 130, no traceback."""
     try:
-        from simlab.cli import entry
+        from simlab.cli.commands import entry
 
         entry()
     except BaseException as e:

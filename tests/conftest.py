@@ -20,7 +20,7 @@ settings.register_profile("fuzz", derandomize=False, deadline=None, print_blob=T
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # Runs with several jobs normally stay in one process when they are short (see
-# simlab.runner.MIN_PARALLEL_SECONDS); the suite's runs are all short, and must still
+# simlab.engine.runner.MIN_PARALLEL_SECONDS); the suite's runs are all short, and must still
 # exercise the worker processes. Set here so subprocesses inherit it too;
 # tests/test_runner.py checks the automatic choice itself.
 os.environ["SIMLAB_MIN_PARALLEL_SECONDS"] = "0"

@@ -56,7 +56,7 @@ def report_digest(game: str, folder: Path) -> str:
     import contextlib
     import io
 
-    from simlab.cli import main
+    from simlab.cli.commands import main
 
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         code = main(["report", game, "-n", "120", "--seed", str(SEED), "--out", str(folder),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from simlab import stats
-from simlab.metrics import compute
+from simlab.analysis import stats
+from simlab.analysis.metrics import compute
 
 
 def named(game, frame, knobs, level, section) -> dict:

@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab.analysis import how_often, parse_expr, run_to_precision
-from simlab.compare import compare_runs, parse_grid, sweep
-from simlab.experiment import load_experiment
-from simlab.knobs import SimlabError
-from simlab.runner import plan
+from simlab.analysis.compare import compare_runs, parse_grid, sweep
+from simlab.analysis.queries import how_often, parse_expr, run_to_precision
+from simlab.cli.experiment import load_experiment
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import plan
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +40,9 @@ def test_how_often_run_counts_chunks_where_they_run(frame, jobs, chunk):
     jobs and the chunk size; only two integers per chunk come back."""
     from functools import partial
 
-    from simlab.analysis import how_often_run
-    from simlab.runner import execute_reduced
-    from simlab.stats import true_and_counted
+    from simlab.analysis.queries import how_often_run
+    from simlab.analysis.stats import true_and_counted
+    from simlab.engine.runner import execute_reduced
 
     p = plan("belote", 20_000, seed=3, jobs=jobs, chunk_size=chunk, record_hands=True,
              progress=False)
@@ -61,7 +61,7 @@ def test_how_often_run_error_in_some_rows_is_one_line(jobs):
     """An expression that fails only on some rows' values (a strict cast of taker -1 when
     nobody takes; the first row, which the schema check uses, has a taker) fails in the
     chunk that meets it: one SimlabError naming the columns, as for the whole frame."""
-    from simlab.analysis import how_often_run
+    from simlab.analysis.queries import how_often_run
 
     p = plan("belote", 4000, seed=0, jobs=jobs, chunk_size=1000, progress=False)
     assert simlab.simulate("belote", 1, seed=0)["taker"][0] >= 0
@@ -89,7 +89,7 @@ def test_precision_run_is_the_same_deals_as_one_run():
     assert r.reached and r.widest <= 0.01 and r.frame.height > 5_000 and r.rounds >= 2
     assert r.frame.equals(simlab.simulate("belote", r.frame.height, seed=2))
     # each round adds its new deals' exact sums: the figures of the whole frame, bit for bit
-    from simlab.metrics import compute
+    from simlab.analysis.metrics import compute
 
     whole = compute(p.game, r.frame, p.knobs, p.level)
     assert [(m.key, m.estimate) for m in r.metrics.metrics] == \
@@ -183,9 +183,9 @@ def test_compare_uses_each_variants_knobs():
 
 
 def test_precision_counts_headlines_without_an_interval():
-    from simlab.analysis import _headline_widths
-    from simlab.metrics import Metric, MetricDef, MetricSet
-    from simlab.stats import proportion
+    from simlab.analysis.metrics import Metric, MetricDef, MetricSet
+    from simlab.analysis.queries import _headline_widths
+    from simlab.analysis.stats import proportion
 
     rare = MetricDef("x.rare", "rare contract success", "S", pl.col("x"), headline=True)
     common = MetricDef("x.common", "common", "S", pl.col("x"), headline=True)
@@ -204,9 +204,9 @@ def test_compare_frames_one_query_equals_metric_by_metric(game, level, n, b):
     the same rows: estimates to the last bit, differences to rounding."""
     import numpy as np
 
-    from simlab.compare import compare_frames
-    from simlab.metrics import evaluate, game_defs, row_values
-    from simlab.stats import metric_difference
+    from simlab.analysis.compare import compare_frames
+    from simlab.analysis.metrics import evaluate, game_defs, row_values
+    from simlab.analysis.stats import metric_difference
 
     r = compare_runs(game, n, b=b, seed=2, level=level)
     rows = compare_frames(r.game, r.plan_a.knobs, r.frame_a, r.frame_b, level, knobs_b=r.plan_b.knobs)
@@ -242,8 +242,8 @@ def test_sweep_points_are_measured_where_they_run(monkeypatch, executed):
     """With at least as many grid points as jobs, each point is simulated and measured in
     the process that runs it: a worker sends back its metrics, not its rows, and the
     metrics are those of a one-process sweep to the last bit."""
-    from simlab import compare as cmp
-    from simlab import runner
+    from simlab.analysis import compare as cmp
+    from simlab.engine import runner
 
     grid = {"take_threshold_1": ["5", "7", "9"]}
     one = sweep("belote", 2_000, grid, seed=2, jobs=1)
@@ -269,7 +269,7 @@ def test_sweep_points_are_measured_where_they_run(monkeypatch, executed):
 def test_a_sweep_point_run_here_reports_progress_as_it_goes():
     """A sweep point run by this process with a progress line ticks during its deals and
     measures the same rows as without one."""
-    from simlab.compare import _point_metrics
+    from simlab.analysis.compare import _point_metrics
 
     ticks: list[int] = []
     args = ("belote", 3_000, 5, {"queen_points": 4}, "heuristic", "deal", 0.95)

@@ -12,10 +12,10 @@ import pytest
 from test_runner import FAKE, needs_belote
 
 import simlab
-import simlab.runner as runner
-from simlab.cli import main
-from simlab.knobs import SimlabError
-from simlab.runner import load, run_to_parquet, simulate
+import simlab.engine.runner as runner
+from simlab.cli.commands import main
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import load, run_to_parquet, simulate
 
 HAS_DISTRIBUTED = importlib.util.find_spec("distributed") is not None
 HAS_RAY = importlib.util.find_spec("ray") is not None
@@ -58,7 +58,7 @@ def test_dask_simulate_equals_local(scheduler):
 @needs_belote
 def test_dask_how_often_sends_counts_not_rows(capsys, scheduler):
     """how-often on a cluster: each chunk is counted on its worker, the same answer."""
-    from simlab.analysis import how_often, how_often_run
+    from simlab.analysis.queries import how_often, how_often_run
 
     p = runner.plan("belote", 3000, seed=5, chunk_size=700, progress=False)
     ref = how_often(simulate("belote", 3000, seed=5), "pl.col('capot')")
@@ -74,7 +74,7 @@ def test_dask_how_often_sends_counts_not_rows(capsys, scheduler):
 def test_dask_compare_sends_sums_not_rows(capsys, scheduler):
     """compare on a cluster: each chunk of deals is played under both variants and
     reduced to exact sums on its worker; the same rows as a local comparison."""
-    from simlab.compare import compare_reduced, compare_runs
+    from simlab.analysis.compare import compare_reduced, compare_runs
 
     local = compare_runs("belote", 3000, b={"queen_points": 5}, seed=5)
     pa = runner.plan("belote", 3000, seed=5, chunk_size=700, progress=False)
@@ -94,8 +94,8 @@ def test_dask_reports_send_sums_and_parts_not_frames(tmp_path, scheduler):
     """report and compare --out on a cluster: each chunk is reduced to the report's sums on
     its worker and its rows come back as a Parquet part; the same report and rows as a
     local run."""
-    from simlab.compare import compare_runs
-    from simlab.report_sums import run_report_sums
+    from simlab.analysis.compare import compare_runs
+    from simlab.analysis.report_sums import run_report_sums
 
     p = runner.plan("belote", 2500, seed=3, chunk_size=600, progress=False)
     local = run_report_sums(p, tmp_path / "local" / "results.parquet")
@@ -134,7 +134,7 @@ def test_dask_cli_run_dir_file_and_resume(capsys, tmp_path, scheduler):
     text = capsys.readouterr().out
     assert f"backend dask at {scheduler}" in text and "4,000 deals in" in text
     assert load(out).collect().equals(ref)
-    m = simlab.runner.read_manifest(out)
+    m = simlab.engine.runner.read_manifest(out)
     assert m["complete"] and len(m["chunks"]) == 4
     # a damaged part is redone on the cluster; the others are kept
     (out / "part-00002.parquet").write_bytes(b"garbage")

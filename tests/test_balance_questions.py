@@ -12,10 +12,10 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.analysis.metrics import compute, evaluate
+from simlab.engine.game import to_frame
 from simlab.games import belote as B
 from simlab.games import manille as M
-from simlab.games.base import to_frame
-from simlab.metrics import compute, evaluate
 
 HEUR = ("heuristic",) * 4
 MIXED = ("heuristic", "random", "heuristic", "random")

@@ -12,9 +12,9 @@ import polars as pl
 import pytest
 from metric_checks import check_all_finite, close, named
 
+from simlab.engine.game import to_frame
 from simlab.games import president as P
 from simlab.games import tarot as T
-from simlab.games.base import to_frame
 
 T_DEALS, T_MATCHES, P_DEALS, P_MATCHES = 4000, 60, 5000, 300
 

@@ -10,9 +10,9 @@ import polars as pl
 import pytest
 from metric_checks import check_all_finite, close, named
 
+from simlab.engine.game import to_frame
 from simlab.games import tarot_4_saisons as S
 from simlab.games import tarot_double_detente as D
-from simlab.games.base import to_frame
 
 S_DEALS, S_MATCHES, D_DEALS, D_MATCHES = 3000, 60, 1200, 60
 

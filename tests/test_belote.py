@@ -13,9 +13,9 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.engine.game import to_frame
 from simlab.games import belote as B
-from simlab.games.base import to_frame
-from simlab.tricks import R_PARTNER_EXEMPT, legal_cards, partner_winning, update_trick
+from simlab.mechanics.tricks import R_PARTNER_EXEMPT, legal_cards, partner_winning, update_trick
 
 HEUR = ("heuristic",) * 4
 RAND = ("random",) * 4
@@ -382,7 +382,7 @@ def test_pure_python_path_matches_compiled():
     code = (
         "import numpy as np, polars as pl\n"
         "from simlab.games import belote as B\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "with np.errstate(over='ignore'):\n"
         "    o = B.run_deals(B.BeloteKnobs(), ('heuristic',)*4, 9, 0, 12, False)\n"
         "to_frame(o, B.deal_columns(), B.DECK.labels, 4).write_parquet('/dev/stdout')\n"

@@ -14,14 +14,14 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab import players_check
-from simlab.duel import duplicate
+from simlab.analysis import players_check
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import plan
 from simlab.games import belote_comptoir as G
-from simlab.games.base import to_frame
 from simlab.games.belote_comptoir import players as P
 from simlab.games.belote_comptoir import rules as R
-from simlab.knobs import SimlabError
-from simlab.runner import plan
+from simlab.players.duel import duplicate
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 import simlab
-from simlab.duel import duplicate
 from simlab.games import belote_comptoir as G
 from simlab.games.belote_comptoir import exact as X
 from simlab.games.belote_comptoir import players as P
 from simlab.games.belote_comptoir import rules as R
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
+from simlab.players.duel import duplicate
 
 VARIANTS = ({}, {"visibility": "blind", "players": 3}, {"visibility": "partly_open",
             "open_cards": 2, "allow_sans_atout": True, "allow_tout_atout": True},

@@ -15,15 +15,15 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab import players_check
-from simlab.duel import duplicate
+from simlab.analysis import players_check
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import plan
 from simlab.games import get_game
-from simlab.games.base import to_frame
 from simlab.games.belote_noisette import players as P
 from simlab.games.belote_noisette import rules as R
-from simlab.knobs import SimlabError
-from simlab.runner import plan
-from simlab.tricks import legal_cards, partner_winning, update_trick
+from simlab.mechanics.tricks import legal_cards, partner_winning, update_trick
+from simlab.players.duel import duplicate
 
 GAME = get_game("belote_noisette")
 KNOBS = R.NoisetteKnobs()
@@ -503,8 +503,8 @@ def test_seed_printed_plain_order_is_a_knob():
 
 
 def test_every_finding_has_its_metric():
+    from simlab.analysis.metrics import compute
     from simlab.games.belote_noisette.questions import FINDINGS
-    from simlab.metrics import compute
 
     deals = deal_frame(400)
     matches = to_frame(GAME.run_matches(KNOBS, HEUR, 1, 0, 20), R.match_columns(), R.DECK.labels, 3)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simlab.engine.game import to_frame
 from simlab.games import get_game
-from simlab.games.base import to_frame
 from simlab.games.belote_noisette import players as P
 from simlab.games.belote_noisette import rules as R
 

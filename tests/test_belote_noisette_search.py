@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.duel import duplicate
 from simlab.games import get_game
 from simlab.games.belote_noisette import players as P
 from simlab.games.belote_noisette import rules as R
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
+from simlab.players.duel import duplicate
 
 GAME = get_game("belote_noisette")
 KNOBS = R.NoisetteKnobs(search_worlds=6)

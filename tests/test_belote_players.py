@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 import simlab
-from simlab import stats
-from simlab.duel import duplicate
+from simlab.analysis import stats
 from simlab.games import belote as B
 from simlab.games.belote.players import load_on_partner
+from simlab.players.duel import duplicate
 
 SPADES, HEARTS = 0, 1
 TB = B.tables(B.BeloteKnobs()).kernel_args()

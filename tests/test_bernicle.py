@@ -11,11 +11,11 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab.duel import duplicate
+from simlab.engine.knobs import SimlabError
 from simlab.games.bernicle import players as P
 from simlab.games.bernicle import rules as R
 from simlab.games.bernicle.questions import hand_strength
-from simlab.knobs import SimlabError
+from simlab.players.duel import duplicate
 
 KNOBS = R.BernicleKnobs()
 KV = R._vector(KNOBS)

@@ -12,11 +12,11 @@ import sys
 import numpy as np
 
 import simlab
-from simlab.duel import duplicate
 from simlab.games.bernicle import kernels as K
 from simlab.games.bernicle import players as P
 from simlab.games.bernicle import rules as R
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
+from simlab.players.duel import duplicate
 
 KNOBS = R.BernicleKnobs(search_worlds=4)
 KV = R._vector(KNOBS)

@@ -9,11 +9,11 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
 from simlab.games import besigue as B
-from simlab.games.base import to_frame
 from simlab.games.besigue import players as P
 from simlab.games.besigue import rules as R
-from simlab.knobs import SimlabError
 
 RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = "♠♥♦♣"
@@ -558,7 +558,7 @@ def test_bad_knobs_are_one_line_errors():
 
 # --- the balance questions ----------------------------------------------------------------
 def test_question_metrics_on_a_small_run():
-    from simlab.metrics import compute
+    from simlab.analysis.metrics import compute
 
     f = frame(300, seed=2)
     ms = {m.key: m.estimate.value for m in compute("besigue", f, {}, "deal").metrics}

@@ -11,11 +11,11 @@ import sys
 import numpy as np
 
 import simlab
-from simlab.duel import duplicate
 from simlab.games import besigue as B
 from simlab.games.besigue import players as P
 from simlab.games.besigue import rules as R
 from simlab.games.besigue.questions import hand_strength
+from simlab.players.duel import duplicate
 
 KNOBS = R.BesigueKnobs(search_worlds=3, search_stock=192)  # search every decision
 KV = R._vector(KNOBS)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import search
 from simlab.games.besigue import players as P
 from simlab.games.besigue import rules as R
+from simlab.mechanics import search
 from tests.test_besigue_players import advance, own_and_public, redeal
 
 DEFAULT = R._vector(R.BesigueKnobs())  # the heuristic decides the early draw phase

@@ -14,10 +14,10 @@ import polars as pl
 import pytest
 
 import simlab
+from simlab.engine.knobs import SimlabError
 from simlab.games import bridgette as B
 from simlab.games.bridgette import players as P
 from simlab.games.bridgette import rules as R
-from simlab.knobs import SimlabError
 
 KNOBS = B.BridgetteKnobs()
 KV = R._vector(KNOBS)
@@ -497,7 +497,7 @@ def test_every_contract_bid_is_sometimes_made(deals: pl.DataFrame):
 
 
 def test_heuristic_beats_random_in_duplicate_play():
-    from simlab.duel import duplicate
+    from simlab.players.duel import duplicate
 
     r = duplicate("bridgette", "heuristic", "random", n=600, seed=1)
     assert r.lo > 0, r.format()

@@ -14,13 +14,13 @@ from collections import Counter
 import numpy as np
 import polars as pl
 
-from simlab import players_check as P
+from simlab.analysis import players_check as P
+from simlab.engine.runner import plan
 from simlab.games import bridgette as B
 from simlab.games import get_game
 from simlab.games.bridgette import players as BP
 from simlab.games.bridgette import rules as R
 from simlab.games.bridgette.questions import SUPER_SLAM_TITLE
-from simlab.runner import plan
 
 SA = 4
 

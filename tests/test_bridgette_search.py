@@ -11,7 +11,7 @@ import simlab
 from simlab.games import bridgette as B
 from simlab.games.bridgette import players as P
 from simlab.games.bridgette import rules as R
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
 
 KNOBS = B.BridgetteKnobs(search_worlds=6)
 KV = R._vector(KNOBS)
@@ -126,7 +126,7 @@ DUEL_N = 2000  # bridge scoring swings by hundreds: +28 [+18, +38] at 2,000 (see
 
 
 def test_search_beats_heuristic_in_duplicate_play():
-    from simlab.duel import duplicate
+    from simlab.players.duel import duplicate
 
     r = duplicate("bridgette", "search", "heuristic", n=DUEL_N, seed=1)
     assert r.lo > 0, r.format()

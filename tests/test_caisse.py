@@ -14,10 +14,10 @@ import polars as pl
 import pytest
 
 import simlab
+from simlab.engine.knobs import SimlabError
 from simlab.games import caisse as G
 from simlab.games.caisse import players as P
 from simlab.games.caisse import rules as R
-from simlab.knobs import SimlabError
 
 K = G.CaisseKnobs()
 KV = R._vector(K)

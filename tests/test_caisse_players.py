@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 import simlab
-from simlab import players_check
-from simlab.duel import duplicate
+from simlab.analysis import players_check
+from simlab.engine.runner import plan
 from simlab.games.caisse import players as P
 from simlab.games.caisse import rules as R
-from simlab.runner import plan
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
+from simlab.players.duel import duplicate
 
 K = R.CaisseKnobs(search_worlds=4)
 KV = R._vector(K)
@@ -141,7 +141,7 @@ def test_heuristic_beats_random():
 
 
 def test_search_beats_heuristic():
-    # relative to the table (simlab.duel): +0.49 [+0.19, +0.79]; own marks alone
+    # relative to the table (simlab.players.duel): +0.49 [+0.19, +0.79]; own marks alone
     # flattered the search (+2.2), whose contres and contracts also pay the others
     r = duplicate("caisse", "search", "heuristic", n=400, seed=3)
     assert r.lo > 0, r.format()

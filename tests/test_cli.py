@@ -11,7 +11,7 @@ from test_runner import BELOTE_ERROR, needs_belote
 
 import simlab
 import simlab.games
-from simlab.cli import main
+from simlab.cli.commands import main
 
 
 @pytest.fixture
@@ -191,7 +191,7 @@ def test_command_exits_promptly_with_its_output_and_files_whole(tmp_path):
 
 @needs_belote
 def test_startup_times_are_whole_runs():
-    from simlab.cli import startup_times
+    from simlab.cli.commands import startup_times
 
     times = startup_times("belote", runs=2)
     assert len(times) == 2 and 0 < times[0] <= times[1]
@@ -210,7 +210,7 @@ def test_bench_times_a_variant(capsys):
 def test_bench_scaling_varies_a_valid_rule_knob_in_every_game():
     """bench --scaling times compare and sweep on a rule knob the game accepts at four
     values (so the sweep has 4 points); Belote's is the Queen's points."""
-    from simlab.cli import _bench_knob
+    from simlab.cli.commands import _bench_knob
     from simlab.games import game_names, get_game
 
     assert _bench_knob("belote") == ("queen_points", [3, 4, 5, 6])
@@ -226,7 +226,7 @@ def test_bench_counts_the_cpu_time_of_a_command_and_of_its_workers():
     """bench --scaling's "cores busy" and "ceiling" read the CPU time of a command's whole
     process tree: a child that burns CPU in a worker process of its own, and waits for it,
     has that worker's time counted; the ceiling is cores x wall(1 job) / CPU(all jobs)."""
-    from simlab.cli import _timed, scaling_ceiling
+    from simlab.cli.commands import _timed, scaling_ceiling
 
     burn = ("import time\nt = time.process_time()\n"
             "while time.process_time() - t < 0.4: pass\n")
@@ -245,7 +245,7 @@ def test_bench_whole_commands_in_alternating_pairs(monkeypatch, capsys):
     and shows medians, the range of the pairs' speedups, cores busy and the ceiling."""
     import itertools
 
-    import simlab.cli as cli
+    import simlab.cli.commands as cli
 
     calls = []
     # per command and pair: jobs 1 takes 10, 12 or 11 s on 1.1 cores; jobs all 6, 5, 8 s

@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab.cli import main
+from simlab.cli.commands import main
 
 
 def run(capsys, *argv):
@@ -48,7 +48,8 @@ def test_report_with_precision(capsys, tmp_path):
 def test_experiment(capsys, tmp_path, executed):
     """An experiment's run and its comparison are measured where their deals are played:
     A's rows are the run's ``results.parquet``, B's go to ``results_b.parquet``."""
-    from simlab import compare, runner
+    from simlab.analysis import compare
+    from simlab.engine import runner
 
     f = tmp_path / "e.toml"
     f.write_text(f'game = "belote"\nn = 2000\nseed = 3\njobs = 2\nout = "{tmp_path / "ex"}"\n'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simlab.cli import main
+from simlab.cli.commands import main
 
 
 def test_columns_lists_every_result_column(capsys):

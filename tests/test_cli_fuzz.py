@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simlab.cli import main
+from simlab.cli.commands import main
 from simlab.games import game_names, get_game
 
 FUZZ_SCALE = int(os.environ.get("SIMLAB_FUZZ_SCALE", "1"))

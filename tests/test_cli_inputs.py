@@ -8,12 +8,12 @@ from dataclasses import fields, replace
 import polars as pl
 import pytest
 
-from simlab.analysis import how_often, how_often_run, rows_needed
-from simlab.cli import main
+from simlab.analysis.queries import how_often, how_often_run, rows_needed
+from simlab.analysis.stats import true_and_counted
+from simlab.cli.commands import main
+from simlab.engine.knobs import SimlabError, load_variant, read_toml
+from simlab.engine.runner import execute, plan
 from simlab.games import game_names, get_game
-from simlab.knobs import SimlabError, load_variant, read_toml
-from simlab.runner import execute, plan
-from simlab.stats import true_and_counted
 
 
 def one_error(capsys) -> str:
@@ -176,14 +176,14 @@ WRONG_TYPES = [
 @pytest.mark.parametrize("line, words", WRONG_TYPES)
 def test_experiment_files_fully_checked_before_any_work(tmp_path, capsys, monkeypatch, line,
                                                        words):
-    import simlab.cli_analysis
-    import simlab.report_sums
+    import simlab.analysis.report_sums
+    import simlab.cli.analysis
 
     f = tmp_path / "e.toml"
     f.write_text(f'game = "belote"\nn = 10\n{line}\n')
     work: list[str] = []
-    monkeypatch.setattr(simlab.cli_analysis, "run_for_report", lambda *a, **k: work.append("run"))
-    monkeypatch.setattr(simlab.report_sums, "start_report_workers",
+    monkeypatch.setattr(simlab.cli.analysis, "run_for_report", lambda *a, **k: work.append("run"))
+    monkeypatch.setattr(simlab.analysis.report_sums, "start_report_workers",
                         lambda *a, **k: work.append("workers"))
     assert main(["experiment", str(f), "--no-progress", "--players-n", "0"]) == 2
     err = one_error(capsys)
@@ -243,9 +243,9 @@ def test_refused_in_one_line(tmp_path, capsys, argv, words):
 
 
 def test_jobs_capped_at_the_cores_for_a_local_run(capsys, monkeypatch):
-    import simlab.cli
+    import simlab.cli.commands
 
-    monkeypatch.setattr(simlab.cli, "cpu_count", lambda: 2)
+    monkeypatch.setattr(simlab.cli.commands, "cpu_count", lambda: 2)
     assert main(["run", "belote", "-n", "20", "--jobs", "12", "--no-progress"]) == 0
     out = capsys.readouterr()
     assert "--jobs 12 is more than this machine's 2 cores; using 2" in out.err
@@ -253,7 +253,7 @@ def test_jobs_capped_at_the_cores_for_a_local_run(capsys, monkeypatch):
 
 
 def test_tune_seed_limit_is_the_last_valid_seed():
-    from simlab.tune import SEED_LIMIT, SEED_STRIDE, STAGES_PER_ROUND, tune
+    from simlab.players.tune import SEED_LIMIT, SEED_STRIDE, STAGES_PER_ROUND, tune
 
     top = SEED_LIMIT - 1 - SEED_STRIDE * (2 * STAGES_PER_ROUND - 1)
     with pytest.raises(SimlabError, match=f"from 0 to {top:,} with 2 round"):

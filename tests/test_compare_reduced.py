@@ -9,10 +9,10 @@ import math
 
 import pytest
 
-from simlab import compare as cmp
+from simlab.analysis import compare as cmp
+from simlab.analysis.metrics import game_defs
+from simlab.engine.runner import execute, plan
 from simlab.games import game_names, get_game
-from simlab.metrics import game_defs
-from simlab.runner import execute, plan
 
 
 def _row(r: cmp.CompareRow) -> tuple:
@@ -49,7 +49,7 @@ def test_chunks_measured_where_they_run_give_the_whole_frames_rows(game, level, 
 def test_compare_without_a_report_gathers_no_rows(executed, capsys):
     """``simlab compare`` with no ``--out`` runs nothing bigger than the one-deal schema
     probes in the parent: the deals are measured where they are played."""
-    from simlab import cli
+    from simlab.cli.commands import main as cli
 
     sizes = executed(cmp)
     assert cli.main(["compare", "belote", "-n", "2000", "--b", "queen_points=5", "--jobs", "2",
@@ -91,7 +91,7 @@ def test_metric_definitions_with_optional_rules_depend_only_on_the_columns(game,
 def test_a_run_measured_chunk_by_chunk_is_the_whole_frame(game, level, n, params, chunk):
     """``measure_reduced`` (a sweep point on every core): each chunk's exact sums where it
     ran, added here, are the whole frame's metrics to the last bit, balance included."""
-    from simlab.metrics import compute
+    from simlab.analysis.metrics import compute
 
     p = plan(game, n, seed=6, params=params, level=level, jobs=1, progress=False)
     want = [(m.key, dataclasses.astuple(m.estimate)) for m in

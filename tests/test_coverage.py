@@ -22,10 +22,10 @@ from dataclasses import dataclass
 import polars as pl
 import pytest
 
-from simlab.compare import compare_frames
-from simlab.metrics import Metric, MetricDef, balance_metric, evaluate, game_defs
-from simlab.runner import Plan, execute, plan
-from simlab.stats import Comparison, Estimate
+from simlab.analysis.compare import compare_frames
+from simlab.analysis.metrics import Metric, MetricDef, balance_metric, evaluate, game_defs
+from simlab.analysis.stats import Comparison, Estimate
+from simlab.engine.runner import Plan, execute, plan
 
 SLOW = os.environ.get("SIMLAB_SLOW") == "1"
 SEED = int(os.environ.get("SIMLAB_COVERAGE_SEED", "21"))  # to check other seeds by hand

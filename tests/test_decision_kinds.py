@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab import players_check as P
+from simlab.analysis import players_check as P
+from simlab.engine.runner import plan
 from simlab.games import game_names, get_game
-from simlab.runner import plan
 
 
 def _checks(slug: str, frame: pl.DataFrame, **knobs) -> dict[str, P.Check]:
@@ -155,8 +155,8 @@ def test_a_contract_the_rules_do_not_allow_is_documented():
 
 
 def test_tarot_4_saisons_simple_rungs_never_bid_is_explained_only_where_measured():
+    from simlab.analysis.players_check import decision_kinds
     from simlab.games import get_game
-    from simlab.players_check import decision_kinds
 
     g = get_game("tarot_4_saisons")
     for ladder, explained in (("simple_first", True), ("by_rung", False)):

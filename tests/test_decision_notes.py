@@ -8,9 +8,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from simlab import players_check as P
+from simlab.analysis import players_check as P
+from simlab.engine.runner import plan
 from simlab.games import get_game
-from simlab.runner import plan
 
 CAISSE_NOTED = ("cent", "deux_cents", "ultime", "tous_les_trois", "tous_les_atouts")
 

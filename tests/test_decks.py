@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from simlab.decks import DECKS, EXCUSE_SUIT, JOKER_SUIT, TRUMP_SUIT, get_deck
+from simlab.engine.decks import DECKS, EXCUSE_SUIT, JOKER_SUIT, TRUMP_SUIT, get_deck
 
 SIZES = {
     "32": 32, "24": 24, "24_noisette": 24, "52": 52, "54": 54, "55_bridgette": 55,

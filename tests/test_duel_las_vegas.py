@@ -15,11 +15,11 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab import poker
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
 from simlab.games import duel_las_vegas as D
-from simlab.games.base import to_frame
 from simlab.games.duel_las_vegas import rules as R
-from simlab.knobs import SimlabError
+from simlab.mechanics import poker
 
 K = D.DuelLasVegasKnobs()
 KV = R.knob_vector(K)
@@ -201,7 +201,7 @@ def test_pure_python_path_matches_compiled():
     code = (
         "import numpy as np\n"
         "from simlab.games import duel_las_vegas as D\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "k = D.DuelLasVegasKnobs(search_worlds=1)\n"
         "with np.errstate(over='ignore'):\n"
         "    o = D.run_deals(k, ('heuristic', 'random'), 9, 0, 2, True)\n"

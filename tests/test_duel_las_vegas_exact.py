@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 
 import simlab
-from simlab import poker
 from simlab.games import duel_las_vegas as D
 from simlab.games.duel_las_vegas import kernels as KN
 from simlab.games.duel_las_vegas import players as P
 from simlab.games.duel_las_vegas import rules as R
+from simlab.mechanics import poker
 
 K = D.DuelLasVegasKnobs()
 KV = R.knob_vector(K)

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 import simlab
-from simlab import poker
-from simlab.duel import duplicate
+from simlab.analysis.players_check import hand_strength
+from simlab.engine.runner import plan
 from simlab.games import duel_las_vegas as D
 from simlab.games import get_game
 from simlab.games.duel_las_vegas import kernels as KN
 from simlab.games.duel_las_vegas import players as P
 from simlab.games.duel_las_vegas import rules as R
-from simlab.players_check import hand_strength
-from simlab.runner import plan
+from simlab.mechanics import poker
+from simlab.players.duel import duplicate
 
 K = D.DuelLasVegasKnobs(search_worlds=12)
 KV = R.knob_vector(K)

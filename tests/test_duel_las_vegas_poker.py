@@ -1,4 +1,4 @@
-"""The shared poker ranking (simlab/poker.py): exact category counts of 5-card hands from
+"""The shared poker ranking (simlab/mechanics/poker.py): exact category counts of 5-card hands from
 52 cards and from 54 cards with two wild Jokers, a brute-force check of the Joker rule,
 best 5 of more cards, short hands and the Duel à Las Vegas worked examples on hands."""
 
@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from simlab import poker as pk
+from simlab.mechanics import poker as pk
 
 W = pk.work_array()
 

@@ -13,8 +13,8 @@ import random
 
 import numpy as np
 
-from simlab import poker as pk
 from simlab.games.duel_las_vegas import rules as R
+from simlab.mechanics import poker as pk
 
 W = pk.work_array()
 JOKER_IDS = (52, 53, 54, 55)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from simlab.cli import main
-from simlab.experiment import load_experiment, report_folder
-from simlab.knobs import SimlabError
+from simlab.cli.commands import main
+from simlab.cli.experiment import load_experiment, report_folder
+from simlab.engine.knobs import SimlabError
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ["-n", "300", "--jobs", "1", "--no-progress", "--players-n", "0"]

@@ -11,11 +11,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import plots
-from simlab.games import get_game
-from simlab.games.president.questions import extra_seats_place
-from simlab.metrics import Metric, MetricDef, compute
-from simlab.report import (
+from simlab.analysis import plots
+from simlab.analysis.metrics import Metric, MetricDef, compute
+from simlab.analysis.report import (
     FindingSpec,
     _Doc,
     _finding,
@@ -26,9 +24,11 @@ from simlab.report import (
     fmt_value,
     write_report,
 )
-from simlab.report_sums import paired_moments
-from simlab.runner import execute, plan
-from simlab.stats import Estimate, proportion
+from simlab.analysis.report_sums import paired_moments
+from simlab.analysis.stats import Estimate, proportion
+from simlab.engine.runner import execute, plan
+from simlab.games import get_game
+from simlab.games.president.questions import extra_seats_place
 
 
 def metric(key: str, e: Estimate, unit: str = "") -> Metric:
@@ -186,8 +186,8 @@ def test_fractions_print_as_percentages():
 def test_method_says_who_wins_a_deal(tmp_path):
     """The method text is the game's own sides declaration (Rami: whoever goes out wins,
     not the higher score)."""
+    from simlab.analysis.metrics import sides_method, sides_of
     from simlab.games import get_game
-    from simlab.metrics import sides_method, sides_of
 
     rami = get_game("rami")
     doc = _Doc(tmp_path)
@@ -214,7 +214,7 @@ def test_president_default_report_answers_the_role_chain(tmp_path):
     """Issue 11: the default Président run deals without titles, so the role chain was
     missing from its report; it is now answered from a companion run of the same deals
     started from titles, and says so."""
-    from simlab.cli import main
+    from simlab.cli.commands import main
 
     out = tmp_path / "rep"
     assert main(["report", "president", "-n", "3000", "--out", str(out), "--no-progress"]) == 0
@@ -242,7 +242,7 @@ def test_a_rate_against_its_control_prints_as_rates():
 def test_question_labels():
     """A catalogue question's number becomes "Question N" (a figure's row: "QN"); an
     unnumbered question (the standard findings) stays as it is."""
-    from simlab.report import question_label
+    from simlab.analysis.report import question_label
 
     assert question_label("2. Position") == "Question 2: Position"
     assert question_label("12. Is taking profitable?") == "Question 12: Is taking profitable?"
@@ -254,7 +254,7 @@ def test_question_labels():
 def test_findings_name_a_questions_metrics_from_a_finding_that_reads_its_own(tmp_path):
     """The Findings' opening line names the metric keys of a question from a finding whose
     metric is that question's own (Frappe's question 5 reads a question-1 metric)."""
-    from simlab.report import Finding, _Doc, _findings_section
+    from simlab.analysis.report import Finding, _Doc, _findings_section
 
     doc = _Doc(tmp_path)
     found = [Finding("5. Extension timing", "x", key="frappe.q1.dealer_edge"),

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from simlab import progress, runner
-from simlab.cli import main
+from simlab.cli.commands import main
+from simlab.engine import progress, runner
+from simlab.engine.progress import Progress, notice, paused
 from simlab.games import get_game
-from simlab.progress import Progress, notice, paused
 
 ROOT = Path(__file__).resolve().parents[1]
 BELOTE = get_game("belote")
@@ -84,7 +84,7 @@ def test_cached_kernels_load_silently(kernels, monkeypatch, capsys):
 
 
 def test_a_game_simlab_does_not_compile_is_never_announced(monkeypatch, capsys):
-    from simlab.games.base import Game
+    from simlab.engine.game import Game
 
     fake = Game(**{**BELOTE.__dict__, "slug": "not_a_game"})
     assert runner.kernel_folder(fake) is None and runner.kernels_cached(fake, "deal")

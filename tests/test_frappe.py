@@ -16,11 +16,11 @@ import polars as pl
 import pytest
 
 import simlab
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
 from simlab.games import frappe as F
-from simlab.games.base import to_frame
 from simlab.games.frappe import kernels as K
 from simlab.games.frappe import rules as R
-from simlab.knobs import SimlabError
 
 KN = R.FrappeKnobs()
 KV = R.knob_vector(KN)
@@ -540,7 +540,7 @@ def test_pure_python_path_matches_compiled():
     code = (
         "import numpy as np\n"
         "from simlab.games import frappe as F\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "k = F.FrappeKnobs(search_worlds=1)\n"
         "with np.errstate(over='ignore'):\n"
         "    o = F.run_deals(k, ('heuristic', 'random'), 9, 0, 3, True)\n"

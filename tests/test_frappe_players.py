@@ -12,12 +12,12 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab.duel import duplicate
 from simlab.games import frappe as F
 from simlab.games.frappe import kernels as K
 from simlab.games.frappe import players as P
 from simlab.games.frappe import questions as Q
 from simlab.games.frappe import rules as R
+from simlab.players.duel import duplicate
 from tests.test_frappe import DEALER, mask, play, position
 
 SEED = np.uint64(17)

@@ -14,9 +14,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simlab.cli import _InterruptHandler, build_parser, interrupted_by_user, main, table
+from simlab.cli.commands import _InterruptHandler, build_parser, interrupted_by_user, main, table
+from simlab.engine.progress import Progress
 from simlab.games import game_names
-from simlab.progress import Progress
 
 # they watch the machine's temporary files, processes and signals: run alone (Makefile)
 pytestmark = pytest.mark.serial
@@ -114,15 +114,15 @@ class _Frame:
 ])
 def test_interrupt_waits_while_numba_calls_back_into_python(callback):
     handler = _InterruptHandler()
-    inside = _Frame(os.path.join("site-packages", *callback), _Frame("/work/simlab/runner.py"))
+    inside = _Frame(os.path.join("site-packages", *callback), _Frame("/work/simlab/engine/runner.py"))
     try:
         handler(signal.SIGINT, inside)  # not raised inside numba: pending, re-armed
         assert handler.pending
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     with pytest.raises(KeyboardInterrupt):
-        handler(signal.SIGALRM, _Frame("/work/simlab/runner.py"))  # the re-check, outside
-    handler(signal.SIGINT, _Frame("/work/simlab/runner.py"))  # the same key press, reported twice
+        handler(signal.SIGALRM, _Frame("/work/simlab/engine/runner.py"))  # the re-check, outside
+    handler(signal.SIGINT, _Frame("/work/simlab/engine/runner.py"))  # the same key press, reported twice
     assert not handler.pending
 
 
@@ -143,7 +143,7 @@ def test_wrapped_keyboard_interrupt_is_recognised():
 HOW_OFTEN = ["how-often", "belote", "pl.col('deal') >= 0", "-n", "1e8", "--jobs", "1",
              "--no-progress"]
 # the command line once its modules are loaded: "ready" on stderr, then the command
-AFTER_READY = ("import sys; from simlab.cli import entry; sys.stderr.write('ready\\n'); "
+AFTER_READY = ("import sys; from simlab.cli.commands import entry; sys.stderr.write('ready\\n'); "
                "sys.stderr.flush(); entry()")
 
 
@@ -167,7 +167,7 @@ def test_ctrl_c_while_the_modules_load_prints_one_line():
     """A SIGINT while ``python -m simlab`` is still importing (numpy, polars, numba): the
     same one line and exit status 130, no traceback. ``-X importtime`` reports each
     import as it ends: the signal goes as soon as polars' first module has loaded, while
-    ``simlab.cli`` (which imports polars, numpy, numba) has not."""
+    ``simlab.cli.commands`` (which imports polars, numpy, numba) has not."""
     proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "simlab", *HOW_OFTEN],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
@@ -182,7 +182,7 @@ def test_ctrl_c_while_the_modules_load_prints_one_line():
            if not line.startswith("import time:")]
     assert any("polars" in line for line in seen), "".join(seen)[-800:]
     # the signal came mid-import: the command line's module had not finished loading
-    assert not any(line.rstrip().endswith("| simlab.cli") for line in seen)
+    assert not any(line.rstrip().endswith("| simlab.cli.commands") for line in seen)
     assert proc.returncode == 130 and err == ["simlab: interrupted"], (proc.returncode, err[-20:])
 
 
@@ -237,7 +237,7 @@ def test_compute_metrics_takes_a_slug_and_a_dict():
 def test_compare_result_as_polars_frame():
     """``compare()`` returns a polars DataFrame (issue 11); ``compare_runs()`` keeps the
     runs too, and its ``to_polars()`` is the same frame."""
-    from simlab.compare import compare, compare_runs
+    from simlab.analysis.compare import compare, compare_runs
 
     result = compare_runs("belote", 1_000, b={"queen_points": 5}, seed=1)
     frame = result.to_polars()
@@ -269,7 +269,7 @@ def test_to_pandas_keeps_nullable_booleans():
 def test_cli_holm_cell_never_prints_zero():
     from types import SimpleNamespace
 
-    from simlab.cli_analysis import _holm_cell
+    from simlab.cli.analysis import _holm_cell
 
     row = SimpleNamespace(duplicate_of=None, p_holm=0.0, diff=SimpleNamespace(status=""))
     assert _holm_cell(row) == "< 1e-300"

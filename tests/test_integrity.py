@@ -16,12 +16,12 @@ import polars as pl
 import pytest
 from test_runner import FAKE, fake_run_deals
 
+import simlab.engine.runner as runner
 import simlab.games
-import simlab.runner as runner
-from simlab.cli import main
-from simlab.games.base import Game
-from simlab.knobs import SimlabError
-from simlab.runner import load, run_to_parquet, simulate
+from simlab.cli.commands import main
+from simlab.engine.game import Game
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import load, run_to_parquet, simulate
 
 FUZZ_SCALE = int(os.environ.get("SIMLAB_FUZZ_SCALE", "1"))
 RUN = ["run", "fake", "-n", "40", "--seed", "1", "--chunk-size", "10", "--no-progress"]

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from simlab import jit
+from simlab.engine import jit
 
 
 @pytest.fixture
 def tree(tmp_path, monkeypatch):
-    src = Path(jit.__file__).resolve().parent
+    src = Path(jit.__file__).resolve().parent.parent  # the simlab package
     root = tmp_path / "simlab"
     shutil.copytree(src, root, ignore=shutil.ignore_patterns("__pycache__", "*.nb*"))
     monkeypatch.setattr(jit, "_ROOT", root)
@@ -24,7 +24,7 @@ def tree(tmp_path, monkeypatch):
         for f in (jit._shared_digest, jit._game_packages, jit.cache_dir_for):
             f.cache_clear()
         return {m: jit.cache_dir_for(m) for m in (
-            "simlab.tricks", "simlab.games.belote.kernels", "simlab.games.belote_noisette.kernels",
+            "simlab.mechanics.tricks", "simlab.games.belote.kernels", "simlab.games.belote_noisette.kernels",
             "simlab.games.sept.kernels", "simlab.games.tarot_4_saisons.rules")}
     yield root, dirs
     for f in (jit._shared_digest, jit._game_packages, jit.cache_dir_for):
@@ -49,7 +49,15 @@ def test_a_rule_change_moves_its_games_kernels_and_those_that_import_it(tree):
 def test_a_shared_mechanism_moves_every_kernel(tree):
     root, dirs = tree
     before = dirs()
-    _touch(root / "tricks.py")
+    _touch(root / "mechanics" / "tricks.py")
+    after = dirs()
+    assert all(before[m] != after[m] for m in before)
+
+
+def test_the_engines_knobs_move_every_kernel(tree):
+    root, dirs = tree
+    before = dirs()
+    _touch(root / "engine" / "knobs.py")
     after = dirs()
     assert all(before[m] != after[m] for m in before)
 
@@ -57,8 +65,10 @@ def test_a_shared_mechanism_moves_every_kernel(tree):
 def test_reports_and_questions_keep_the_compiled_kernels(tree):
     root, dirs = tree
     before = dirs()
-    _touch(root / "report.py")
-    _touch(root / "cli.py")
+    _touch(root / "analysis" / "report.py")
+    _touch(root / "cli" / "commands.py")
+    _touch(root / "players" / "duel.py")
+    _touch(root / "engine" / "runner.py")
     _touch(root / "games" / "sept" / "questions.py")
     assert dirs() == before
 

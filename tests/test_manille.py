@@ -12,13 +12,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import rng
+from simlab.engine import rng
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import simulate
 from simlab.games import get_game
 from simlab.games import manille as M
 from simlab.games.manille.rules import manille_legal
-from simlab.knobs import SimlabError
-from simlab.runner import simulate
-from simlab.tricks import bit, update_trick
+from simlab.mechanics.tricks import bit, update_trick
 
 DECK = M.DECK
 SUIT_OF = DECK.suit
@@ -288,7 +288,7 @@ def test_who_holds_the_trump_manille_exact_odds():
 
 # --- (f) matches ----------------------------------------------------------------------------
 def _match_frame(knobs: M.ManilleKnobs, policies, seed: int, count: int) -> pl.DataFrame:
-    from simlab.games.base import to_frame
+    from simlab.engine.game import to_frame
 
     out = M.run_matches(knobs, policies, seed, 0, count)
     return to_frame(out, M.match_columns(knobs), DECK.labels, 4)
@@ -333,7 +333,7 @@ def test_runner_rows_do_not_depend_on_chunks():
 
 SCRIPT = """
 import sys
-from simlab.runner import simulate
+from simlab.engine.runner import simulate
 simulate("manille", 20, seed=8, policies="heuristic,random,heuristic,random",
          record_hands=True).write_parquet(sys.argv[1])
 simulate("manille", 2, seed=8, level="match", params={"target": 40}).write_parquet(sys.argv[2])

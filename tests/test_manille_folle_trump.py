@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.engine.runner import simulate
 from simlab.games import manille as M
 from simlab.games.manille import rules as R
 from simlab.games.manille import variant_players as VP
 from simlab.games.manille import variants as V
-from simlab.runner import simulate
-from simlab.tricks import bit
+from simlab.mechanics.tricks import bit
 
 DECK = M.DECK
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)

@@ -17,13 +17,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simlab import rng
+from simlab.engine import rng
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import simulate
 from simlab.games import manille as M
-from simlab.games.base import to_frame
 from simlab.games.manille import kernels as MK
 from simlab.games.manille import rules as MR
-from simlab.knobs import SimlabError
-from simlab.runner import simulate
 
 HEUR = ("heuristic",) * 4
 MIXED = ("heuristic", "random", "heuristic", "random")
@@ -140,7 +140,7 @@ def test_rows_do_not_depend_on_chunks():
 
 SCRIPT = """
 import sys
-from simlab.runner import simulate
+from simlab.engine.runner import simulate
 simulate("manille", 3, seed=8, level="match", policies="heuristic,random,heuristic,random",
          params={"target": 40, "reshuffle_each_deal": False}).write_parquet(sys.argv[1])
 """

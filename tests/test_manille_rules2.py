@@ -12,11 +12,11 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
+from simlab.engine.knobs import SEED_CASES, SimlabError
 from simlab.games import manille as M
 from simlab.games.manille import players as P
 from simlab.games.manille import rules as R
-from simlab.knobs import SEED_CASES, SimlabError
-from simlab.tricks import bit, update_trick
+from simlab.mechanics.tricks import bit, update_trick
 from tests.test_manille import cid, legal
 from tests.test_manille_variants import finished, marks_of
 from tests.test_manille_variants import position as vposition
@@ -144,7 +144,7 @@ def test_folle_counted_in_tricks():
 
 
 def test_folle_count_reaches_the_rows():
-    from simlab.runner import simulate
+    from simlab.engine.runner import simulate
 
     f = simulate("manille", 300, seed=2, params={"variant": "folle", "folle_count": "tricks"})
     tricks = np.stack([f[f"tricks_s{p}"].to_numpy() for p in range(4)], axis=1)

@@ -14,7 +14,7 @@ import simlab
 from simlab.games import manille as M
 from simlab.games.manille import players as P
 from simlab.games.manille import rules as R
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
 
 KNOBS = M.ManilleKnobs(search_worlds=6)
 KV = M._vector(KNOBS)
@@ -173,7 +173,7 @@ DUEL_N = 1000
 
 
 def test_search_beats_heuristic_in_duplicate_play():
-    from simlab.duel import duplicate
+    from simlab.players.duel import duplicate
 
     r = duplicate("manille", "search", "heuristic", n=DUEL_N, seed=1, params={"search_worlds": 16})
     assert r.lo > 0, r.format()

@@ -17,11 +17,11 @@ import numpy as np
 from polars.testing import assert_frame_equal
 
 import simlab
-from simlab.duel import duplicate
 from simlab.games import manille as M
 from simlab.games.manille import players as P
 from simlab.games.manille import rules as R
-from simlab.tricks import bit, load_on_partner
+from simlab.mechanics.tricks import bit, load_on_partner
+from simlab.players.duel import duplicate
 
 DECK = M.DECK
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)

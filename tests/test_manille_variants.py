@@ -11,14 +11,14 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import simulate
 from simlab.games import get_game
 from simlab.games import manille as M
-from simlab.games.base import to_frame
 from simlab.games.manille import rules as R
 from simlab.games.manille import variant_players as VP
 from simlab.games.manille import variants as V
-from simlab.knobs import SimlabError
-from simlab.runner import simulate
 
 DECK = M.DECK
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
@@ -506,7 +506,7 @@ def test_variant_rows_do_not_depend_on_jobs_or_chunks():
 def test_variant_questions_are_finite_and_computed_as_defined():
     from metric_checks import check_all_finite, close, named
 
-    from simlab.report import finding_specs
+    from simlab.analysis.report import finding_specs
 
     game = get_game("manille")
     keys = {"encheres": "q4.made", "folle": "q5.dealer_fewest", "deux": "q6.first_player",

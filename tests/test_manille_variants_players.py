@@ -15,13 +15,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import players_check as PC
-from simlab.duel import duplicate
+from simlab.analysis import players_check as PC
+from simlab.engine.runner import plan, simulate
 from simlab.games.manille import rules as R
 from simlab.games.manille import variant_players as VP
 from simlab.games.manille import variants as V
-from simlab.runner import plan, simulate
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
+from simlab.players.duel import duplicate
 from tests.test_manille_variants import VARIANTS, dealt_state
 
 WORLDS = 6

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simlab.games.base import HEURISTIC, RANDOM, SEARCH
+from simlab.engine.game import HEURISTIC, RANDOM, SEARCH
 from simlab.games.manille import rules as R
 from simlab.games.manille import variant_players as VP
 from simlab.games.manille import variants as V

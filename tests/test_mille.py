@@ -16,10 +16,10 @@ import polars as pl
 import pytest
 
 import simlab
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
 from simlab.games import mille as M
-from simlab.games.base import to_frame
 from simlab.games.mille import rules as R
-from simlab.knobs import SimlabError
 
 K = M.MilleKnobs()
 KV = M._vector(K)
@@ -247,7 +247,7 @@ def test_example_7_void_must_trump_any_trump():
     """♥ is trump; ♣ is led; the follower has no ♣ but holds 9♥: he must play 9♥ even
     though a higher trump is already in the trick."""
     suit_of, suit_mask, excuse_mask, strength, points, above = TB[:6]
-    from simlab.tricks import legal_cards, update_trick
+    from simlab.mechanics.tricks import legal_cards, update_trick
     trump = R.HEARTS
     led, win, ws = -1, -1, -1
     for i, x in enumerate(("J♣", "A♥")):
@@ -271,7 +271,7 @@ def test_example_7_void_must_trump_any_trump():
 
 def test_trick_winner_highest_trump_else_highest_of_led_suit():
     suit_of, above = TB[0], TB[5]
-    from simlab.tricks import update_trick
+    from simlab.mechanics.tricks import update_trick
     trump = R.SPADES
     led, win, ws = -1, -1, -1
     for i, x in enumerate(("K♦", "10♦", "9♠")):

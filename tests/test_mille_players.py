@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simlab import players_check as PC
-from simlab.duel import duplicate
-from simlab.runner import execute, plan
+from simlab.analysis import players_check as PC
+from simlab.engine.runner import execute, plan
+from simlab.players.duel import duplicate
 
 
 def test_strong_hands_win_and_heuristic_beats_random():

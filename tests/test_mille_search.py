@@ -12,7 +12,7 @@ import simlab
 from simlab.games import mille as M
 from simlab.games.mille import players as P
 from simlab.games.mille import rules as R
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
 
 KNOBS = M.MilleKnobs(search_worlds=6)
 KV = M._vector(KNOBS)
@@ -185,7 +185,7 @@ DUEL_N = 2000  # +1.14 [+0.31, +1.97] (seed 1) since the heuristic bids its esti
 
 
 def test_search_beats_heuristic_in_duplicate_play():
-    from simlab.duel import duplicate
+    from simlab.players.duel import duplicate
 
     r = duplicate("mille", "search", "heuristic", n=DUEL_N, seed=1)
     assert r.lo > 0, r.format()

@@ -10,12 +10,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import players_check as P
-from simlab.cli import main
-from simlab.duel import duplicate
+from simlab.analysis import players_check as P
+from simlab.analysis.metrics import compute
+from simlab.cli.commands import main
+from simlab.engine.runner import execute, plan
 from simlab.games import get_game
-from simlab.metrics import compute
-from simlab.runner import execute, plan
+from simlab.players.duel import duplicate
 
 GAMES = ("belote", "manille", "tarot", "tarot_4_saisons", "tarot_double_detente", "president",
          "rami", "bridgette", "sept", "belote_noisette", "belote_comptoir", "frappe",

@@ -1,4 +1,4 @@
-"""Local parallel runs: simlab.pool's worker processes, the automatic one-process choice
+"""Local parallel runs: simlab.engine.pool's worker processes, the automatic one-process choice
 for short runs, and nothing left behind in /dev/shm or the temporary folder."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from test_runner import FAKE, fake_run_deals
 
-from simlab import pool, runner
-from simlab.games.base import Game
-from simlab.knobs import SimlabError
-from simlab.runner import last_processes, simulate
+from simlab.engine import pool, runner
+from simlab.engine.game import Game
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import last_processes, simulate
 
 # they watch the machine's temporary files, processes and signals: run alone (Makefile)
 pytestmark = pytest.mark.serial
@@ -98,7 +98,7 @@ def test_a_killed_run_leaves_nothing_behind(tmp_path, monkeypatch):
     base = tmp_path / "tmp"
     base.mkdir()
     shm = shm_names()
-    code = ("import simlab.runner as r; "
+    code = ("import simlab.engine.runner as r; "
             "r.simulate('belote', 2_000_000, chunk_size=20_000, jobs=2, progress=False)")
     proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True,
                             env={**os.environ, "SIMLAB_MIN_PARALLEL_SECONDS": "0",
@@ -117,7 +117,7 @@ def test_a_killed_run_leaves_nothing_behind(tmp_path, monkeypatch):
     # to tear a killed process down, and pgrep still sees it meanwhile (seen once in CI)
     deadline = time.monotonic() + EXIT_DEADLINE
     while True:
-        left = subprocess.run(["pgrep", "-f", f"simlab.pool {proc.pid}"],
+        left = subprocess.run(["pgrep", "-f", f"simlab.engine.pool {proc.pid}"],
                               capture_output=True)
         if left.returncode == 1 or time.monotonic() > deadline:
             break
@@ -130,12 +130,12 @@ def test_a_killed_run_leaves_nothing_behind(tmp_path, monkeypatch):
 
 def test_orphaned_workers_exit(tmp_path):
     """Only the parent killed: its workers notice and exit within a few seconds."""
-    code = ("import simlab.runner as r; "
+    code = ("import simlab.engine.runner as r; "
             "r.simulate('belote', 3_000_000, chunk_size=20_000, jobs=2, progress=False)")
     proc = subprocess.Popen([sys.executable, "-c", code],
                             env={**os.environ, "SIMLAB_MIN_PARALLEL_SECONDS": "0"})
     deadline = time.monotonic() + START_DEADLINE
-    pattern = f"simlab.pool {proc.pid}"
+    pattern = f"simlab.engine.pool {proc.pid}"
     while time.monotonic() < deadline:
         if subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0:
             break
@@ -169,7 +169,7 @@ def test_chunks_run_here_report_progress_in_slices():
 def test_progress_counts_a_running_chunk_once():
     import io
 
-    from simlab.progress import Progress
+    from simlab.engine.progress import Progress
 
     bar = Progress(100, enabled=True, stream=io.StringIO(), tick=0)
     bar.in_flight(10)
@@ -246,7 +246,7 @@ def test_a_report_starts_its_workers_before_its_own_preparation(monkeypatch):
     """report, demo and experiment start a surely long run's workers before they load the
     report's modules and probe the columns (their start then overlaps that work); the run
     takes the same workers. A short run or one job starts none."""
-    from simlab.report_sums import start_report_workers
+    from simlab.analysis.report_sums import start_report_workers
 
     pool.shutdown()
     short = runner.plan(FAKE, 100, jobs=2, chunk_size=10)

@@ -14,10 +14,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import rng
-from simlab import shedding as sh
+from simlab.engine import rng
+from simlab.engine.game import policy_codes, to_frame
 from simlab.games import president as P
-from simlab.games.base import policy_codes, to_frame
+from simlab.mechanics import shedding as sh
 
 RANKS = P.RANK_LABELS_2_HIGH  # playing order, 0 = 3 .. 12 = 2
 R = {label: i for i, label in enumerate(RANKS)}

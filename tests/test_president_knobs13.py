@@ -11,8 +11,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.engine.game import policy_codes, to_frame
 from simlab.games import president as P
-from simlab.games.base import policy_codes, to_frame
 from simlab.games.president.rules import points_of
 
 RANK_OF = P.rank_table("2")

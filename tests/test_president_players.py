@@ -8,8 +8,8 @@ import math
 
 import polars as pl
 
-from simlab.duel import duplicate
-from simlab.runner import simulate
+from simlab.engine.runner import simulate
+from simlab.players.duel import duplicate
 
 
 def place_by_twos(n: int = 20_000, seed: int = 3, **params) -> pl.DataFrame:
@@ -44,8 +44,8 @@ def test_role_chain_deal_and_match_routes_agree():
     """Issue 11: the Président's persistence measured on deals started from random
     previous titles and along the matches' own chain of titles are two estimates of one
     thing; they agree within sampling error (5 standard errors of the difference)."""
+    from simlab.analysis.metrics import compute
     from simlab.games import get_game
-    from simlab.metrics import compute
 
     g = get_game("president")
     titled = {"deal_titles": "random"}

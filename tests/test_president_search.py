@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 import simlab
-from simlab import rng
-from simlab import shedding as sh
-from simlab.duel import duplicate
+from simlab.engine import rng
 from simlab.games import president as P
 from simlab.games.president import players as PL
 from simlab.games.president import rules as R
+from simlab.mechanics import shedding as sh
+from simlab.players.duel import duplicate
 
 RANKS = R.RANK_LABELS_2_HIGH  # playing order, 0 = 3 .. 12 = 2
 RK = {label: i for i, label in enumerate(RANKS)}

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simlab
+from simlab.engine.knobs import SimlabError, load_variant
 from simlab.games import get_game
-from simlab.knobs import SimlabError, load_variant
 
 # `make fuzz` multiplies the examples (and hypothesis draws random seeds there, see conftest.py)
 FUZZ_SCALE = int(os.environ.get("SIMLAB_FUZZ_SCALE", "1"))

@@ -16,10 +16,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import melds as M
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
 from simlab.games import rami as R
-from simlab.games.base import to_frame
-from simlab.knobs import SimlabError
+from simlab.mechanics import melds as M
 
 DECK = R.DECK
 VAL = R.VAL.copy()
@@ -380,7 +380,7 @@ def test_pure_python_path_matches_compiled():
     code = (
         "import numpy as np\n"
         "from simlab.games import rami as R\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "k = R.RamiKnobs(players=3)\n"
         "with np.errstate(over='ignore'):\n"
         "    o = R.run_deals(k, ('heuristic', 'random', 'heuristic'), 9, 0, 4, True)\n"

@@ -13,12 +13,12 @@ import random
 import numpy as np
 import pytest
 
-from simlab import melds as M
+from simlab.engine.knobs import SimlabError
 from simlab.games import rami as R
 from simlab.games.rami import kernels as K
 from simlab.games.rami import players as PL
 from simlab.games.rami import rules as U
-from simlab.knobs import SimlabError
+from simlab.mechanics import melds as M
 
 DECK = R.DECK
 J1, J2 = 52, 53

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simlab import melds as M
-from simlab.duel import duplicate
 from simlab.games import rami as R
 from simlab.games.rami import kernels as K
 from simlab.games.rami import players as PL
 from simlab.games.rami import rules as U
+from simlab.mechanics import melds as M
+from simlab.players.duel import duplicate
 
 FORMER_POLICY = {"keep_high_before_opening": False, "break_cycles": False}
 

@@ -16,13 +16,13 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab import melds as M
-from simlab.duel import duplicate
+from simlab.engine.game import to_frame
 from simlab.games import rami as R
-from simlab.games.base import to_frame
 from simlab.games.rami import kernels as K
 from simlab.games.rami import players as PL
 from simlab.games.rami import rules as U
+from simlab.mechanics import melds as M
+from simlab.players.duel import duplicate
 
 SEED = np.uint64(11)
 
@@ -233,7 +233,7 @@ def test_search_runs_in_pure_python():
     code = (
         "import numpy as np\n"
         "from simlab.games import rami as R\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "k = R.RamiKnobs(players=2, turn_cap=10, search_worlds=1, search_discards=2)\n"
         "with np.errstate(over='ignore'):\n"
         "    o = R.run_deals(k, ('search', 'heuristic'), 9, 0, 2, False)\n"

@@ -1,6 +1,6 @@
 """Every Python block and every shell example of README.md runs without error.
 
-Shell examples run in-process (``simlab.cli.main``) in a scratch folder that holds the
+Shell examples run in-process (``simlab.cli.commands.main``) in a scratch folder that holds the
 README's example files and a copy of experiments/, shrunk by ``scripts/readme_examples.py``
 (``small``: ``-n`` at most 5,000 deals, 10 with search players, ...); installing and
 cluster commands are skipped (``skip_reason``). Output blocks are checked for staleness by
@@ -27,7 +27,7 @@ TEXT = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def _run(argv: list[str]) -> None:
-    from simlab.cli import main
+    from simlab.cli.commands import main
 
     if argv[0] == "simlab":
         args = argv[1:]
@@ -102,7 +102,7 @@ def test_experiments_readme_example_is_complete():
     """The complete example in experiments/README.md loads and uses every key."""
     import tomllib
 
-    from simlab.experiment import TOP_KEYS, load_experiment
+    from simlab.cli.experiment import TOP_KEYS, load_experiment
 
     text = (ROOT / "experiments" / "README.md").read_text(encoding="utf-8")
     tomls = [b.body for b in examples.blocks(text) if b.info == "toml"]

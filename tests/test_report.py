@@ -10,11 +10,11 @@ import pytest
 from matplotlib.figure import Figure
 
 import simlab
-from simlab import plots
-from simlab.compare import compare_runs, sweep
-from simlab.metrics import MetricSet, compute
-from simlab.report import _slug, write_report
-from simlab.runner import execute, plan
+from simlab.analysis import plots
+from simlab.analysis.compare import compare_runs, sweep
+from simlab.analysis.metrics import MetricSet, compute
+from simlab.analysis.report import _slug, write_report
+from simlab.engine.runner import execute, plan
 
 N_DEALS = 6_000
 N_MATCHES = 150
@@ -56,7 +56,7 @@ def figure_links(md: str) -> list[str]:
 def test_agg_backend_is_used():
     fig = plots.match_length(pl.DataFrame({"n_deals": [3, 4, 4, 5]}))
     assert type(fig.canvas).__name__ == "FigureCanvasAgg"
-    assert matplotlib.get_backend()  # importing simlab.plots opens no window
+    assert matplotlib.get_backend()  # importing simlab.analysis.plots opens no window
 
 
 # --- a deal-level report ------------------------------------------------------------------
@@ -311,7 +311,7 @@ def test_balance_metric_has_a_valid_interval_and_a_test(deal_run):
 
 
 def test_inline_markup_renders_bold_and_italics_but_not_arithmetic():
-    from simlab.report import _inline
+    from simlab.analysis.report import _inline
 
     assert _inline("nobody takes *(a player's choice)*") == \
         "nobody takes <em>(a player&#x27;s choice)</em>"

@@ -12,10 +12,10 @@ import re
 import polars as pl
 import pytest
 
-from simlab import report
-from simlab.cli import main
+from simlab.analysis import report
+from simlab.analysis.metrics import compute
+from simlab.cli.commands import main
 from simlab.games import get_game
-from simlab.metrics import compute
 
 
 def _match_metric(slug: str, frame: pl.DataFrame, key: str):
@@ -78,8 +78,8 @@ def test_a_finding_against_a_metric_of_too_few_rows_is_not_tested():
     """Mille at 60 deals: 64% of contracts at 100 made against 1 of 1 above 120 was
     'a difference of -36 points [-53, -18]' (the single row's rate had no spread);
     now neither side may have fewer rows than a test needs."""
-    from simlab.metrics import Metric, MetricDef
-    from simlab.stats import proportion
+    from simlab.analysis.metrics import Metric, MetricDef
+    from simlab.analysis.stats import proportion
 
     def rate(key: str, k: int, n: int) -> Metric:
         return Metric(MetricDef(key, key, "Q", pl.lit(True)), proportion(k, n))
@@ -129,9 +129,9 @@ def test_figures_show_too_few_and_equal_rows_for_what_they_are():
     says "too few rows"; one whose rows are all equal is labelled so; nothing crashes."""
     import math
 
-    from simlab import plots
-    from simlab.metrics import Metric, MetricDef
-    from simlab.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
+    from simlab.analysis import plots
+    from simlab.analysis.metrics import Metric, MetricDef
+    from simlab.analysis.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
 
     def mean(key: str, e: Estimate) -> Metric:
         return Metric(MetricDef(key, f"mean score, {key}", "S", pl.lit(1.0), kind="mean",
@@ -154,8 +154,8 @@ def test_the_terminal_tables_say_too_few_and_every_row_equal_as_the_report_does(
     prints "too few", not a bare number; equal rows say so instead of an interval."""
     import math
 
-    from simlab.cli_analysis import _fmt_est
-    from simlab.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
+    from simlab.analysis.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
+    from simlab.cli.analysis import _fmt_est
 
     few = Estimate(0.733, math.nan, math.nan, 15, "mean", status=TOO_FEW_ROWS)
     assert _fmt_est(few, "points") == ["too few", "too few rows (under 20)", "15"]
@@ -170,7 +170,7 @@ def test_the_terminal_tables_say_too_few_and_every_row_equal_as_the_report_does(
 def test_no_taker_is_no_choice_where_the_rules_force_a_taker(slug, forced):
     """Mille's headline read 'no taker (all deals) (a player's choice) 0.000%': its rules
     force a taker, so the figure is 0 by construction, said so, and no headline."""
-    from simlab.metrics import game_defs
+    from simlab.analysis.metrics import game_defs
 
     g = get_game(slug)
     n = g.players(g.make_knobs())

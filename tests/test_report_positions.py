@@ -10,9 +10,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import stats
-from simlab.games import game_names, get_game
-from simlab.metrics import (
+from simlab.analysis import stats
+from simlab.analysis.metrics import (
     MetricDef,
     compute,
     estimate_of,
@@ -20,9 +19,10 @@ from simlab.metrics import (
     ratio_of_sums,
     sides_of,
 )
-from simlab.report import _metric_rows, findings
-from simlab.runner import execute, plan
-from simlab.sums import moments_of
+from simlab.analysis.report import _metric_rows, findings
+from simlab.analysis.sums import moments_of
+from simlab.engine.runner import execute, plan
+from simlab.games import game_names, get_game
 
 # games whose sides change from deal to deal (a taker against the rest), with the key of
 # the Findings' position sentence and how it relates to the Balance section's figure
@@ -103,7 +103,7 @@ def _mean_def(unit: str = "points") -> MetricDef:
 
 
 def _estimate(d: MetricDef, frame: pl.DataFrame):
-    from simlab.metrics import metric_moments
+    from simlab.analysis.metrics import metric_moments
 
     return estimate_of(d, metric_moments(frame, [d])[0])
 
@@ -115,7 +115,7 @@ def test_a_mean_of_few_rows_says_too_few():
 
 
 def _metric(e):
-    from simlab.metrics import Metric
+    from simlab.analysis.metrics import Metric
 
     return Metric(_mean_def(), e)
 

@@ -13,10 +13,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import report_sums as RS
-from simlab.metrics import compute_from
-from simlab.report import write_report
-from simlab.runner import execute, plan
+from simlab.analysis import report_sums as RS
+from simlab.analysis.metrics import compute_from
+from simlab.analysis.report import write_report
+from simlab.engine.runner import execute, plan
 
 
 def _flat(x):
@@ -119,7 +119,7 @@ def test_counts_give_polars_quantiles_median_mean_and_sd():
 def test_a_comparison_report_is_reduced_where_its_deals_are_played(tmp_path):
     """``compare --out``: each chunk under A and B in one task, reduced there to the
     comparison's parts and B's report sums, both chunks' rows written as parts."""
-    from simlab import compare as cmp
+    from simlab.analysis import compare as cmp
 
     kept = cmp.compare_runs("belote", 1_500, b={"queen_points": 5}, seed=4)
     lean = cmp.compare_runs("belote", 1_500, b={"queen_points": 5}, seed=4, jobs=2,
@@ -143,8 +143,9 @@ def test_report_commands_gather_no_rows(executed, tmp_path, argv):
     this process's own frames: the deals are reduced where they are played and their
     rows reach the report folder as files."""
     import simlab
-    from simlab import cli, runner
-    from simlab import compare as cmp
+    from simlab.analysis import compare as cmp
+    from simlab.cli.commands import main as cli
+    from simlab.engine import runner
 
     sizes = executed(runner, cmp)
     out = tmp_path / "rep"
@@ -166,8 +167,8 @@ def test_report_commands_gather_no_rows(executed, tmp_path, argv):
 def test_figures_drawn_by_workers_are_the_figures_drawn_here(tmp_path):
     """A report's figures are drawn partly by the run's live worker processes: the same
     PNG bytes as drawn in this process."""
-    from simlab import pool
-    from simlab.metrics import compute
+    from simlab.analysis.metrics import compute
+    from simlab.engine import pool
 
     p = plan("belote", 3_000, seed=2, progress=False)
     frame = execute(p)
@@ -196,7 +197,7 @@ def test_a_precision_report_is_reduced_round_by_round(tmp_path, game, params, fi
     """``report --precision``: each round's chunks are reduced where they are played and
     their parts merged at the end; the same deals, figures and rows as the run that
     gathers its rows."""
-    from simlab.analysis import report_to_precision, run_to_precision
+    from simlab.analysis.queries import report_to_precision, run_to_precision
 
     p = plan(game, first, seed=6, params=params, jobs=2, progress=False)
     rows = run_to_precision(p, target, cap)
@@ -206,7 +207,7 @@ def test_a_precision_report_is_reduced_round_by_round(tmp_path, game, params, fi
     assert [(m.key, repr(m.estimate)) for m in lean.metrics.metrics] == \
         [(m.key, repr(m.estimate)) for m in rows.metrics.metrics]
     assert pl.read_parquet(tmp_path / "results.parquet").equals(rows.frame)
-    from simlab.metrics import compute
+    from simlab.analysis.metrics import compute
 
     assert [(m.key, repr(m.estimate)) for m in lean.metrics.metrics] == \
         [(m.key, repr(m.estimate)) for m in compute(p.game, rows.frame, p.knobs, p.level).metrics]
@@ -218,8 +219,8 @@ def test_a_precision_report_is_reduced_round_by_round(tmp_path, game, params, fi
 
 
 def test_a_worker_lost_while_drawing_leaves_the_figures_to_this_process(tmp_path, monkeypatch):
-    from simlab import pool
-    from simlab.metrics import compute
+    from simlab.analysis.metrics import compute
+    from simlab.engine import pool
 
     p = plan("belote", 1_000, seed=2, progress=False)
     frame = execute(p)

@@ -19,12 +19,12 @@ import pytest
 from test_runner import FAKE, fake_run_deals, needs_belote
 
 import simlab
+import simlab.engine.runner as runner
 import simlab.games
-import simlab.runner as runner
-from simlab.cli import main
-from simlab.games.base import Game
-from simlab.knobs import SimlabError
-from simlab.runner import RunInterrupted, load, read_provenance, run_to_parquet, simulate
+from simlab.cli.commands import main
+from simlab.engine.game import Game
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import RunInterrupted, load, read_provenance, run_to_parquet, simulate
 
 # they watch the machine's temporary files, processes and signals: run alone (Makefile)
 pytestmark = pytest.mark.serial
@@ -372,7 +372,7 @@ def dies_in_worker(knobs, policies, seed, start, count, record_hands=False):
 def test_killed_worker_keeps_finished_chunks(tmp_path, monkeypatch):
     monkeypatch.setenv("SIMLAB_TEST_PARENT", str(os.getpid()))
     monkeypatch.setenv("SIMLAB_TEST_WARM", str(tmp_path / "warm"))
-    from simlab import pool
+    from simlab.engine import pool
 
     pool.shutdown()  # a fresh worker: it has this environment and warms up first
     out = tmp_path / "run"
@@ -602,7 +602,7 @@ def test_report_outputs_are_checked_before_the_work(tmp_path, monkeypatch, capsy
                 err = capsys.readouterr().err.strip()
                 assert err.startswith("simlab: error: ") and words in err and "\n" not in err, err
     assert calls == []
-    from simlab import report
+    from simlab.analysis import report
 
     def full(*a, **k):
         raise OSError(28, "No space left on device", str(tmp_path / "rep" / "report.md"))

@@ -11,11 +11,11 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab.decks import CardKind, Deck
-from simlab.games.base import BOOL, OPT_BOOL, Column, Game, KernelOutput
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.progress import Progress
-from simlab.runner import plan, run_to_parquet, simulate, wilson
+from simlab.engine.decks import CardKind, Deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column, Game, KernelOutput
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.engine.progress import Progress
+from simlab.engine.runner import plan, run_to_parquet, simulate, wilson
 
 try:
     import simlab.games.belote  # noqa: F401
@@ -286,7 +286,7 @@ def test_belote_matches_and_hands():
 
 
 def test_column_types_do_not_depend_on_the_chunk():
-    from simlab.games.base import INT, Column, KernelOutput, to_frame
+    from simlab.engine.game import INT, Column, KernelOutput, to_frame
 
     cols = [Column("deal"), Column("score_s0", INT)]
     small = to_frame(KernelOutput(np.array([[0, 5]], dtype=np.int64)), cols, (), 1)

@@ -1,4 +1,4 @@
-"""The shared pieces of the search player (simlab/search.py) and duplicate play (simlab/duel.py)."""
+"""The shared pieces of the search player (simlab/mechanics/search.py) and duplicate play (simlab/players/duel.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import search
-from simlab.duel import arrangements, duplicate, per_deal_edge
+from simlab.mechanics import search
+from simlab.players.duel import arrangements, duplicate, per_deal_edge
 
 
 def _sample(st, allowed, cap, owner, work):
@@ -142,7 +142,7 @@ def test_duel_same_policy_is_exactly_even_and_random_is_weaker(game):
 
 
 def test_bench_times_a_search_seat_and_duel_prints_the_edge(capsys):
-    from simlab.cli import main
+    from simlab.cli.commands import main
 
     assert main(["bench", "--games", "belote", "-n", "2000", "--jobs-list", "1", "--search-n", "20"]) == 0
     out = capsys.readouterr().out

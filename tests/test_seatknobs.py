@@ -1,4 +1,4 @@
-"""Per-seat policy knobs (simlab.seatknobs): a seat's policy values reach that seat's
+"""Per-seat policy knobs (simlab.engine.seatknobs): a seat's policy values reach that seat's
 decisions and nothing else, in every game that has them; bad specs are one-line errors."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import simlab
+from simlab.engine.knobs import SimlabError
+from simlab.engine.seatknobs import split_policy
 from simlab.games import game_names, get_game
-from simlab.knobs import SimlabError
-from simlab.seatknobs import split_policy
-from simlab.tune import candidates, tunable_knobs
+from simlab.players.tune import candidates, tunable_knobs
 
 SEAT_GAMES = [g for g in game_names() if get_game(g).seat_policy_knobs]
 N = 300  # deals: small, but enough that a heuristic threshold moved by a step changes play

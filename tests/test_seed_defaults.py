@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from simlab.cli import main
+from simlab.analysis.report import _rulebook_rows
+from simlab.cli.commands import main
+from simlab.engine.knobs import SEED_CASES
 from simlab.games import game_names, get_game
-from simlab.knobs import SEED_CASES
-from simlab.report import _rulebook_rows
 
 
 @pytest.mark.parametrize("slug", game_names())

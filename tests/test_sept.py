@@ -13,14 +13,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import rng
+from simlab.engine import rng
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import simulate
 from simlab.games import get_game
 from simlab.games import sept as S
 from simlab.games.sept import kernels as K
 from simlab.games.sept import players as P
 from simlab.games.sept import rules as R
-from simlab.knobs import SimlabError
-from simlab.runner import simulate
 
 DECK = S.DECK
 KNOBS = S.SeptKnobs()
@@ -312,7 +312,7 @@ def test_knob_validation():
 
 # --- matches -----------------------------------------------------------------------------------
 def _match_frame(knobs: S.SeptKnobs, policies, seed: int, count: int) -> pl.DataFrame:
-    from simlab.games.base import to_frame
+    from simlab.engine.game import to_frame
 
     out = S.run_matches(knobs, policies, seed, 0, count)
     return to_frame(out, S.match_columns(knobs), DECK.labels, 2)
@@ -390,9 +390,9 @@ def test_heuristic_keeps_its_7_once_the_follower_can_retake():
 
 
 def test_heuristic_beats_random_and_strong_hands_win():
-    from simlab.duel import duplicate
-    from simlab.players_check import hand_strength
-    from simlab.runner import plan
+    from simlab.analysis.players_check import hand_strength
+    from simlab.engine.runner import plan
+    from simlab.players.duel import duplicate
 
     r = duplicate("sept", "heuristic", "random", n=1000, seed=3)
     assert r.lo > 0.5, r.format()
@@ -416,7 +416,7 @@ def test_runner_rows_do_not_depend_on_jobs_or_chunks():
 
 SCRIPT = """
 import sys
-from simlab.runner import simulate
+from simlab.engine.runner import simulate
 simulate("sept", 20, seed=8, policies="heuristic,random", record_hands=True,
          jobs=1).write_parquet(sys.argv[1])
 simulate("sept", 3, seed=8, level="match", params={"target": 4}, jobs=1).write_parquet(sys.argv[2])

@@ -15,7 +15,7 @@ import simlab
 from simlab.games import sept as S
 from simlab.games.sept import players as P
 from simlab.games.sept import rules as R
-from simlab.tricks import count
+from simlab.mechanics.tricks import count
 
 KNOBS = S.SeptKnobs(search_worlds=6)
 KV = S._vector(KNOBS)
@@ -165,7 +165,7 @@ def test_pure_python_search_matches_compiled():
 
 
 def test_search_beats_heuristic_in_duplicate_play():
-    from simlab.duel import duplicate
+    from simlab.players.duel import duplicate
 
     r = duplicate("sept", "search", "heuristic", n=800, seed=1, params={"search_worlds": 8})
     assert r.lo > 0, r.format()

@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simlab import players_check as P
+from simlab.analysis import players_check as P
+from simlab.engine.runner import plan
 from simlab.games.sept import rules as R
 from simlab.games.sept.players import heuristic_move
 from simlab.games.sept.questions import TAKE_BACK_TITLE
-from simlab.runner import plan
 
 
 def _checks(frame: pl.DataFrame) -> dict[str, P.Check]:

@@ -10,9 +10,7 @@ from dataclasses import replace
 import polars as pl
 import pytest
 
-from simlab.games import game_names, get_game
-from simlab.games.base import fixed_sides, taker_sides
-from simlab.metrics import (
+from simlab.analysis.metrics import (
     balance_metric,
     compute,
     evaluate,
@@ -21,7 +19,9 @@ from simlab.metrics import (
     sides_of,
     standard_defs,
 )
-from simlab.runner import execute, plan
+from simlab.engine.game import fixed_sides, taker_sides
+from simlab.engine.runner import execute, plan
+from simlab.games import game_names, get_game
 
 SEED = 20240611
 
@@ -283,9 +283,9 @@ def test_tarot_win_shares_add_up_to_the_played_deals():
     """Issue 11's check: Tarot 4p per-seat figures that add up to 100% of played deals
     (less ties) — the shares of the wins; the side win rates add up to the mean size of
     the winning side instead."""
+    from simlab.analysis.metrics import compute
+    from simlab.engine.runner import simulate
     from simlab.games import get_game
-    from simlab.metrics import compute
-    from simlab.runner import simulate
 
     g = get_game("tarot")
     f = simulate("tarot", 4_000, seed=2, progress=False)

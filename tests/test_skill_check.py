@@ -10,12 +10,12 @@ import math
 
 import pytest
 
-from simlab import players_check as P
-from simlab import stats
-from simlab.duel import DuelResult
+from simlab.analysis import players_check as P
+from simlab.analysis import stats
+from simlab.analysis.report import write_report
+from simlab.engine.runner import execute, plan
 from simlab.games import get_game
-from simlab.report import write_report
-from simlab.runner import execute, plan
+from simlab.players.duel import DuelResult
 
 
 def _rate(value: float, n: int = 1000) -> stats.Estimate:

@@ -9,8 +9,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import stats
-from simlab.stats import holm, mean, mean_of, paired_difference, proportion, rate
+from simlab.analysis import stats
+from simlab.analysis.stats import holm, mean, mean_of, paired_difference, proportion, rate
 
 
 def test_wilson_known_value():
@@ -86,7 +86,7 @@ def test_frame_helpers():
 
 # --- B's metric minus A's, each over its own base, paired by deal ---------------------------
 def test_metric_difference_is_b_minus_a_over_each_base():
-    from simlab.stats import metric_difference
+    from simlab.analysis.stats import metric_difference
 
     rng = np.random.default_rng(2)
     n = 20_000
@@ -106,7 +106,7 @@ def test_metric_difference_is_b_minus_a_over_each_base():
 
 
 def test_metric_difference_reduces_to_the_paired_t_and_newcombe():
-    from simlab.stats import metric_difference
+    from simlab.analysis.stats import metric_difference
 
     rng = np.random.default_rng(3)
     a = rng.normal(0, 1, 300)
@@ -124,7 +124,7 @@ def test_metric_difference_reduces_to_the_paired_t_and_newcombe():
 
 
 def test_metric_difference_never_collapses():
-    from simlab.stats import IDENTICAL, TOO_FEW, metric_difference
+    from simlab.analysis.stats import IDENTICAL, TOO_FEW, metric_difference
 
     same = np.array([1.0] * 50 + [0.0] * 10)  # 60 takes, no outcome flips
     c = metric_difference(same, same, "rate")
@@ -148,8 +148,8 @@ def test_half_width_is_the_far_side():
 def test_position_balance_from_sums_equals_the_rows():
     """position_balance_from reads only exact sums (what lets chunks be added): the same
     test as the per-row computation, and the same whatever split of the rows."""
-    from simlab.metrics import position_balance_from
-    from simlab.sums import moments_of
+    from simlab.analysis.metrics import position_balance_from
+    from simlab.analysis.sums import moments_of
 
     r = np.random.default_rng(5)
     x = (r.random((3_000, 4)) < [0.24, 0.25, 0.27, 0.24]).astype(float)
@@ -167,7 +167,7 @@ def test_position_balance_from_sums_equals_the_rows():
 
 
 def test_position_balance_is_valid_after_choosing_best_and_worst():
-    from simlab.metrics import position_balance
+    from simlab.analysis.metrics import position_balance
 
     rng = np.random.default_rng(4)
     x = (rng.random((4000, 4)) < 0.3).astype(float)  # four equal positions
@@ -186,7 +186,7 @@ def test_distributions_are_scipy_stats_values():
     scipy.stats): the same values, at random points over the ranges simlab uses."""
     from scipy import stats as sp
 
-    from simlab import stats as st
+    from simlab.analysis import stats as st
 
     rng = np.random.default_rng(5)
     for _ in range(300):
@@ -219,9 +219,9 @@ def test_metrics_add_up_exactly_over_any_split_of_the_rows(game, level, n, param
     chunks); and each estimate equals the direct one on its per-row values (a ratio's or a
     deviation's linearisation) to rounding."""
     import simlab
-    from simlab import metrics
+    from simlab.analysis import metrics
+    from simlab.analysis.stats import mean
     from simlab.games import get_game
-    from simlab.stats import mean
 
     g = get_game(game)
     frame = simlab.simulate(game, n, seed=4, level=level, params=params)
@@ -270,7 +270,7 @@ def test_exact_sums_are_exact():
     signs, and whatever order or split they come in."""
     from fractions import Fraction
 
-    from simlab.sums import exact_dot, exact_sum
+    from simlab.analysis.sums import exact_dot, exact_sum
 
     r = np.random.default_rng(3)
     x = np.concatenate([r.normal(size=500) * 10.0 ** r.integers(-300, 300, size=500),

@@ -13,9 +13,9 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.engine.game import KernelOutput, to_frame
 from simlab.games import tarot as T
-from simlab.games.base import KernelOutput, to_frame
-from simlab.tricks import popcount, wbit, wlegal_cards, wupdate_trick
+from simlab.mechanics.tricks import popcount, wbit, wlegal_cards, wupdate_trick
 
 TB = T.tables()
 TBA = TB.kernel_args()
@@ -452,7 +452,7 @@ def test_pure_python_path_matches_compiled(tmp_path):
     code = (
         "import sys, numpy as np\n"
         "from simlab.games import tarot as T\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "for n in (4, 5):\n"
         "    k = T.TarotKnobs(players=n)\n"
         "    pols = ('heuristic', 'random') * 2 + ('heuristic',) * (n - 4)\n"

@@ -14,9 +14,9 @@ import numpy as np
 import polars as pl
 
 import simlab
+from simlab.engine.game import to_frame
 from simlab.games import tarot_4_saisons as G
-from simlab.games.base import to_frame
-from simlab.tricks import update_trick
+from simlab.mechanics.tricks import update_trick
 
 K = G.Tarot4SaisonsKnobs()
 KV = G._vector(K)
@@ -344,7 +344,7 @@ def test_pure_python_path_matches_compiled(tmp_path):
     code = (
         "import sys, numpy as np\n"
         "from simlab.games import tarot_4_saisons as G\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "k = G.Tarot4SaisonsKnobs()\n"
         "with np.errstate(over='ignore'):\n"
         "    o = G.run_deals(k, ('heuristic', 'random', 'heuristic'), 9, 0, 8, True)\n"

@@ -20,11 +20,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab import rng
-from simlab.cli import main
+from simlab.cli.commands import main
+from simlab.engine import rng
+from simlab.engine.game import to_frame
+from simlab.engine.knobs import SimlabError
 from simlab.games import tarot_4_saisons as G
-from simlab.games.base import to_frame
-from simlab.knobs import SimlabError
 
 K = G.Tarot4SaisonsKnobs()
 HEUR = ("heuristic",) * 3
@@ -411,7 +411,7 @@ def test_stakes_are_bounded_and_the_largest_cannot_overflow():
     big = ",".join([str(G.MAX_STAKE)] * 7)
     with pytest.raises(SimlabError, match="from 0 to 1000"):
         G.Tarot4SaisonsKnobs(stakes_simple="1,2,3,4,5,6,1001").check()
-    from simlab.runner import simulate
+    from simlab.engine.runner import simulate
 
     params = {"stakes_simple": big, "stakes_clear": big, "capot_mult": 100,
               "capot_announced_mult": 100, "contre_add": 100, "allpass_penalty": 100,

@@ -13,9 +13,9 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.engine.game import to_frame
 from simlab.games import tarot_double_detente as T
-from simlab.games.base import to_frame
-from simlab.tricks import wlegal_cards, wupdate_trick
+from simlab.mechanics.tricks import wlegal_cards, wupdate_trick
 
 LABELS = T.DECK.labels
 
@@ -280,7 +280,7 @@ def test_interpreter_equals_compiled(tmp_path):
     code = (
         "import sys, numpy as np\n"
         "from simlab.games import tarot_double_detente as T\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "for n in (3, 2):\n"
         "    k = T.DetenteKnobs(players=n, opt_cavalerie=True, opt_modifications=True,\n"
         "                       opt_as_gagnant=True, opt_tout_ou_rien=True, target=40)\n"

@@ -12,8 +12,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.engine.game import to_frame
 from simlab.games import tarot_double_detente as T
-from simlab.games.base import to_frame
 from simlab.games.tarot_double_detente.rules import (
     N_S,
     N_W,

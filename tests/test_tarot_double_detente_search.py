@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 
 import simlab
-from simlab import rng, search
-from simlab.duel import duplicate
+from simlab.engine import rng
 from simlab.games.tarot_double_detente import kernels as K
 from simlab.games.tarot_double_detente import players as P
 from simlab.games.tarot_double_detente import rules as R
+from simlab.mechanics import search
+from simlab.players.duel import duplicate
 
 SLUG = "tarot_double_detente"
 TB = R.tables()

@@ -13,10 +13,10 @@ import sys
 import numpy as np
 import pytest
 
-from simlab import rng
+from simlab.engine import rng
+from simlab.engine.game import KernelOutput, to_frame
 from simlab.games import tarot as T
-from simlab.games.base import KernelOutput, to_frame
-from simlab.tricks import wbit
+from simlab.mechanics.tricks import wbit
 
 SUITS = "♠♥♦♣"
 KINGS = [f"K{s}" for s in SUITS]

@@ -9,10 +9,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab.duel import duplicate
+from simlab.engine.game import KernelOutput, to_frame
 from simlab.games import tarot as T
-from simlab.games.base import KernelOutput, to_frame
-from simlab.tricks import wbit
+from simlab.mechanics.tricks import wbit
+from simlab.players.duel import duplicate
 
 # The heuristic's policy knobs before issue 10.
 FORMER = dict(ecart_seen=False, petit_save_suit=0, petit_keep_safe=False, hunt_petit_trumps=22,

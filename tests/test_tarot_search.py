@@ -14,10 +14,10 @@ import polars as pl
 import pytest
 
 import simlab
-from simlab import rng
-from simlab.duel import duplicate
+from simlab.engine import rng
+from simlab.engine.game import to_frame
 from simlab.games import tarot as T
-from simlab.games.base import to_frame
+from simlab.players.duel import duplicate
 
 SUITS = "♠♥♦♣"
 
@@ -304,7 +304,7 @@ def test_search_pure_python_path_matches_compiled(tmp_path):
     code = (
         "import sys, numpy as np\n"
         "from simlab.games import tarot as T\n"
-        "from simlab.games.base import to_frame\n"
+        "from simlab.engine.game import to_frame\n"
         "k = T.TarotKnobs(players=4, search_worlds=1, search_bid_worlds=1)\n"
         "pols = ('search', 'heuristic', 'random', 'heuristic')\n"
         "with np.errstate(over='ignore'):\n"

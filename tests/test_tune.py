@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
+from simlab.engine.knobs import SimlabError, load_variant
 from simlab.games import get_game
-from simlab.knobs import SimlabError, load_variant
-from simlab.tune import candidates, format_result, tunable_knobs, tune, write_variant
+from simlab.players.tune import candidates, format_result, tunable_knobs, tune, write_variant
 
 
 def test_candidates_are_valid_one_knob_moves() -> None:
@@ -83,7 +83,7 @@ def test_tune_writes_typed_values_from_set_strings(tmp_path) -> None:
 def test_tune_knob_that_never_changes_a_result_writes_nothing(tmp_path, capsys) -> None:
     """Sept's continue_min moves around its default change no deal's score on these deals
     (issue 33: it printed +0.000 [+0.000, +0.000] and wrote a variant file)."""
-    from simlab.cli import main
+    from simlab.cli.commands import main
 
     out = tmp_path / "sept.toml"
     assert main(["tune", "sept", "--knobs", "continue_min", "-n", "100", "--jobs", "1",

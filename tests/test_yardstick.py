@@ -3,8 +3,8 @@ player's edge over the heuristic (duplicate play, points per deal) is no larger 
 was before the heuristics were reworked.
 
 BEFORE holds that edge measured with the code at commit 27c499d (before issue 10) with
-``simlab.duel.duplicate(game, "search", "heuristic", n=N, seed=2026, jobs=1)``, scores
-taken relative to their table as ``simlab.duel`` does now (the commit's own duel compared
+``simlab.players.duel.duplicate(game, "search", "heuristic", n=N, seed=2026, jobs=1)``, scores
+taken relative to their table as ``simlab.players.duel`` does now (the commit's own duel compared
 plain scores, which differ where scoring is not zero-sum: Tarot 4 saisons 1.8000, Tarot
 double détente 3.9383, Rami 9.1917; the others are the same); the test measures it again
 with today's code on the same deals, with the search's budget of then (``PARAMS``). Search plays out its moves with
@@ -28,7 +28,7 @@ import math
 
 import pytest
 
-from simlab.duel import duplicate
+from simlab.players.duel import duplicate
 
 SEED = 2026
 BEFORE = {  # game: (deals, search's edge per deal at commit 27c499d)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from simlab.games.base import Game
-from simlab.knobs import SimlabError, did_you_mean
+from simlab.engine.game import Game
+from simlab.engine.knobs import SimlabError, did_you_mean
 
 # slug -> module path; modules are imported on first use (numba kernels load lazily).
 _MODULES = {

@@ -7,7 +7,7 @@ Where things are:
   Belote-Rebelote, card play, scoring: the rulebook;
 * ``players.py`` — the heuristic and random players, what a seat sees, the worlds
   consistent with it and the search player (``--policy search``);
-* ``simlab/trickinfo.py`` (shared with Manille) — what a play reveals (voids and other
+* ``simlab/mechanics/trickinfo.py`` (shared with Manille) — what a play reveals (voids and other
   certain absences) and world sampling;
 * ``kernels.py`` — the batch kernels and the runner's ``run_deals`` / ``run_matches``;
 * ``questions.py`` — the catalogue's balance questions as metrics.
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides
+from simlab.engine.game import Game, Sides, fixed_sides
 from simlab.games.belote import questions as _strength
 from simlab.games.belote.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.belote.players import lead_heuristic, search_move, trump_strength_score

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, kernel_entries
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM, kernel_entries
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import all_seats_use
 from simlab.games.belote.players import (
     heuristic_bid,
     heuristic_card,
@@ -49,9 +51,7 @@ from simlab.games.belote.rules import (
     tables,
     write_row,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import all_seats_use
-from simlab.tricks import cards_of
+from simlab.mechanics.tricks import cards_of
 
 
 @hot

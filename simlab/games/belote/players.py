@@ -5,7 +5,7 @@ Rules are in ``rules.py``; every policy here chooses among ``rules.legal_moves``
 kernels apply the choice with ``rules.apply_move``, so the heuristic run, the search's
 playouts and the real deal follow one code path.
 
-The search player (determinized Monte Carlo, see ``simlab/search.py``) decides every
+The search player (determinized Monte Carlo, see ``simlab/mechanics/search.py``) decides every
 Belote choice: round-1 take or pass, round-2 pass or a suit, and each card. At a
 decision with more than one legal move it samples ``search_worlds`` deals of the cards
 hidden from its seat (consistent with ``seat_information``), plays each legal move out
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot, hot_inline
 from simlab.games.belote.rules import (
     ALL_CARDS,
     K_CAREFUL,
@@ -71,9 +72,9 @@ from simlab.games.belote.rules import (
     play_card,
     team_marks,
 )
-from simlab.jit import batch, hot, hot_inline
-from simlab.trickinfo import play_exclusions, sample_places
-from simlab.tricks import (
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import play_exclusions, sample_places
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     best_in,

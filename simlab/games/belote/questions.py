@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums, std_dev, team_value
 from simlab.games.belote.rules import BeloteKnobs
-from simlab.metrics import MetricDef, ratio_of_sums, std_dev, team_value
 
 # --- balance questions (catalogue "Balance questions") ----------------------------------
 SECTION = "Belote questions"
@@ -173,7 +173,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BeloteKnobs | Non
 
 
 # --- findings: one sentence per balance question, opening the report ----------------------
-# Read by ``simlab.report`` (the format is documented there): ``{key}`` placeholders print
+# Read by ``simlab.analysis.report`` (the format is documented there): ``{key}`` placeholders print
 # a metric's estimate and interval; ``against`` is what the sentence tests the answer
 # against (Holm-adjusted over the report's findings); a question whose metrics the run has
 # not got (match questions in a deal run) is left out.

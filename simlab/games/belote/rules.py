@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import SUITS, get_deck
-from simlab.games.base import BOOL, OPT_BOOL, Column
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, knob
-from simlab.tricks import (
+from simlab.engine.decks import SUITS, get_deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     PARTNER_ANY,
     R_PARTNER_EXEMPT,
     TrickTables,

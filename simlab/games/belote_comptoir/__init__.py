@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides
+from simlab.engine.game import Game, Sides, fixed_sides
 from simlab.games.belote_comptoir import questions as _q
 from simlab.games.belote_comptoir.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.belote_comptoir.rules import (

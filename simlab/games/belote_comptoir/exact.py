@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simlab.engine.jit import batch, hot
 from simlab.games.belote_comptoir.players import (
     allowed,
     heuristic_move,
@@ -84,8 +85,7 @@ from simlab.games.belote_comptoir.rules import (
     legal_moves,
     taker_points,
 )
-from simlab.jit import batch, hot
-from simlab.tricks import EMPTY, ONE, lowest
+from simlab.mechanics.tricks import EMPTY, ONE, lowest
 
 MADE = 1000  # above any bidder's points: a made bid outranks any number of points
 POINTS_ONLY = 1 << 40  # a target never reached: the key is the bidder's points alone

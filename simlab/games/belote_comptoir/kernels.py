@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.belote_comptoir.players import (
     estimate,
     heuristic_move,
@@ -45,8 +47,6 @@ from simlab.games.belote_comptoir.rules import (
     n_match_columns,
     write_row,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import seat_vectors
 
 
 @hot

@@ -13,7 +13,7 @@ the cards the rules show the player cannot hold (a void, no higher trump...). Hi
 the other hands, its own face-down cards until the auction ends, and the undealt rest of
 the pack (which nobody sees: the search deals hidden cards into it too).
 
-The search player (determinized Monte Carlo, ``simlab/search.py``):
+The search player (determinized Monte Carlo, ``simlab/mechanics/search.py``):
 
 * auction: in each of ``search_worlds`` sampled worlds it plays the deal out as the
   bidder of each allowed contract (heuristic players everywhere) and records the points
@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot
 from simlab.games.belote.players import lead_heuristic
 from simlab.games.belote_comptoir.rules import (
     ALL_CARDS,
@@ -104,9 +105,9 @@ from simlab.games.belote_comptoir.rules import (
     seat_mark,
     taker_points,
 )
-from simlab.jit import batch, hot
-from simlab.trickinfo import replay_exclusions, sample_places
-from simlab.tricks import (
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import replay_exclusions, sample_places
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     count,
@@ -428,7 +429,7 @@ SEATS_ALONE = np.arange(MAX_PLAYERS, dtype=np.int64)
 @hot
 def play_exclusions(state: np.ndarray, rules: np.ndarray, tb: tuple, excluded: np.ndarray,
                     played_by: np.ndarray) -> None:
-    """What the plays so far reveal (``simlab.trickinfo.replay_exclusions``: a failure to
+    """What the plays so far reveal (``simlab.mechanics.trickinfo.replay_exclusions``: a failure to
     follow, to trump, to overtrump), the bidder leading the first trick; every seat plays
     for itself, with the contract's rank table and rule row (Tout-Atout has its own)."""
     n = state[S_N]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums
 from simlab.games.belote_comptoir.rules import ComptoirKnobs
-from simlab.metrics import MetricDef, ratio_of_sums
 
 SECTION = "Belote de comptoir questions"
 # Bands of the bidder's hand value (the heuristic's point estimate of his whole hand for

@@ -32,13 +32,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import SUITS
-from simlab.games.base import BOOL, OPT_BOOL, Column
+from simlab.engine.decks import SUITS
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot
+from simlab.engine.knobs import Knobs, SimlabError, knob
 from simlab.games.belote.rules import DECK, STRENGTH_PLAIN, STRENGTH_TRUMP, point_tables
-from simlab.jit import hot
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.tricks import (
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     TrickTables,
@@ -58,7 +58,7 @@ R7, R8, R9, R10, RJ, RQ, RK, RA = range(8)
 ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
 MAX_PLAYERS = 6  # 6 x 5 = 30 cards: the catalogue's largest table
 
-# Contracts: a trump suit (0..3, the suit codes of ``simlab.decks``), Sans-Atout, Tout-Atout.
+# Contracts: a trump suit (0..3, the suit codes of ``simlab.engine.decks``), Sans-Atout, Tout-Atout.
 SANS_ATOUT, TOUT_ATOUT = 4, 5
 N_CONTRACTS = 6
 CONTRACT_KINDS = ("trump", "sans_atout", "tout_atout")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, taker_sides
+from simlab.engine.game import Game, Sides, taker_sides
 from simlab.games.belote_noisette import questions
 from simlab.games.belote_noisette.kernels import run_deals, run_matches
 from simlab.games.belote_noisette.rules import DECK, NoisetteKnobs, deal_columns, match_columns

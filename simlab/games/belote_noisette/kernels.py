@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, kernel_entries
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM, kernel_entries
+from simlab.engine.jit import batch, hot
 from simlab.games.belote_noisette.players import (
     heuristic_move,
     playout,
@@ -76,8 +77,7 @@ from simlab.games.belote_noisette.rules import (
     tables,
     write_row,
 )
-from simlab.jit import batch, hot
-from simlab.tricks import bit, cards_of
+from simlab.mechanics.tricks import bit, cards_of
 
 
 @hot

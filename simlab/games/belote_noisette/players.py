@@ -6,7 +6,7 @@ Rules are in ``rules.py``; every policy here chooses among ``rules.legal_moves``
 kernels apply the choice with ``rules.apply_move``, so the heuristic run, the search's
 playouts and the real deal follow one code path.
 
-The search player (determinized Monte Carlo, ``simlab/search.py``) decides every choice:
+The search player (determinized Monte Carlo, ``simlab/mechanics/search.py``) decides every choice:
 take or pass in rounds 1 and 2, the suit in round 2 and when forced, each card, and
 whether to announce the belote with it (``rules.ANNOUNCE``). At a
 decision with more than one legal move it samples ``search_worlds`` deals of the cards
@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot
 from simlab.games.belote.players import lead_heuristic
 from simlab.games.belote.rules import RA, RK, RQ
 from simlab.games.belote_noisette.rules import (
@@ -77,10 +78,10 @@ from simlab.games.belote_noisette.rules import (
     play_card,
     seat_points,
 )
-from simlab.jit import batch, hot
-from simlab.trickinfo import play_exclusions as replay_exclusions
-from simlab.trickinfo import sample_places
-from simlab.tricks import (
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import play_exclusions as replay_exclusions
+from simlab.mechanics.trickinfo import sample_places
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     best_in,
@@ -296,7 +297,7 @@ def playout(sim: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> No
 @hot
 def play_exclusions(state: np.ndarray, rules: np.ndarray, tb: tuple, excluded: np.ndarray,
                     played_by: np.ndarray) -> None:
-    """What the plays so far reveal (``simlab.trickinfo.play_exclusions``: a failure to
+    """What the plays so far reveal (``simlab.mechanics.trickinfo.play_exclusions``: a failure to
     follow, to trump, to overtrump), the taker leading the first trick; the sides are the
     taker's against the others (``TEAMS_BY_TAKER``)."""
     replay_exclusions(state[S_HIST:], state[S_TRICK] * N_PLAYERS + state[S_N_TABLE],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.metrics import MetricDef, ratio_of_sums
+from simlab.analysis.metrics import MetricDef, ratio_of_sums
 
 SECTION = "Belote Noisette questions"
 NUTS = "hazelnuts"
@@ -153,7 +153,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> li
 
 
 # --- findings: one sentence per balance question, opening the report ----------------------
-# Read by ``simlab.report`` (the format is documented there).
+# Read by ``simlab.analysis.report`` (the format is documented there).
 FINDINGS = (
     {"question": "1. Taker's outcome by how he took",
      "key": "noisette.q1.full.round2", "against": "noisette.q1.full.round1",

@@ -25,7 +25,7 @@ an empty pot); match rows play manches with the hazelnuts and the pot carried ov
 
 Card order, card points and the trick rules are Belote's: the tables are imported from
 ``simlab.games.belote`` (the 24-card pack is the 32-card pack without clubs, card ids
-0..23 are the same cards) and the obligations of play are ``simlab.tricks.legal_cards``.
+0..23 are the same cards) and the obligations of play are ``simlab.mechanics.tricks.legal_cards``.
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import SUITS, get_deck
-from simlab.games.base import BOOL, OPT_BOOL, Column
+from simlab.engine.decks import SUITS, get_deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot
+from simlab.engine.knobs import Knobs, SimlabError, knob
 from simlab.games.belote.rules import DECK as BELOTE_DECK
 from simlab.games.belote.rules import RK, RQ, STRENGTH_PLAIN, STRENGTH_TRUMP, point_tables
-from simlab.jit import hot
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.tricks import (
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     PARTNER_ANY,
     PARTNER_NEVER,
     R_PARTNER_EXEMPT,

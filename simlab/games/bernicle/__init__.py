@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, taker_sides
+from simlab.engine.game import Game, taker_sides
 from simlab.games.bernicle import questions
 from simlab.games.bernicle.kernels import run_deals, run_matches
 from simlab.games.bernicle.rules import DECK, BernicleKnobs, deal_columns, match_columns

@@ -4,7 +4,7 @@ what a seat sees, the worlds consistent with it, and the search player
 apply the choice with ``rules.apply_move``: one code path for the real deal, the
 heuristic and the search's playouts.
 
-The search player (determinized Monte Carlo, ``simlab/search.py``) decides every move:
+The search player (determinized Monte Carlo, ``simlab/mechanics/search.py``) decides every move:
 bids, trump, discards and cards. At a decision with more than one legal move it samples
 deals of the cards hidden from its seat (the other hands, the other players' discards,
 the chien and chiots not yet taken) consistent with what the seat knows — its hand and
@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch
 from simlab.games.bernicle.rules import (
     ALL_CARDS,
     BID_LOW,
@@ -85,9 +86,9 @@ from simlab.games.bernicle.rules import (
     niche_points,
     state_scores,
 )
-from simlab.jit import batch
-from simlab.trickinfo import play_exclusions, sample_places
-from simlab.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, is_master, lowest
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import play_exclusions, sample_places
+from simlab.mechanics.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, is_master, lowest
 
 
 # --- the heuristic player ---------------------------------------------------------------------

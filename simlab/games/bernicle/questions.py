@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums
 from simlab.games.bernicle.rules import DECK, BernicleKnobs, _vector, melds
-from simlab.metrics import MetricDef, ratio_of_sums
 
 SECTION = "Bernicle questions"
 BID_LEVELS = ((150, 160), (170, 190), (200, 240), (250, 100_000))

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import SUITS, get_deck
-from simlab.games.base import BOOL, OPT_BOOL, Column
-from simlab.jit import batch
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.tricks import (
+from simlab.engine.decks import SUITS, get_deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import batch
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     PARTNER_NEVER,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, fixed_sides
+from simlab.engine.game import Game, fixed_sides
 from simlab.games.besigue import questions
 from simlab.games.besigue.kernels import (
     deal_columns,

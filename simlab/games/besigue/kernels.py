@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.decks import SUITS
-from simlab.games.base import BOOL, HEURISTIC, RANDOM, Column, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.decks import SUITS
+from simlab.engine.game import BOOL, HEURISTIC, RANDOM, Column, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.besigue.players import heuristic_move, random_move, search_move, search_work
 from simlab.games.besigue.rules import (
     HMAX,
@@ -55,8 +57,6 @@ from simlab.games.besigue.rules import (
     cut_lift,
     deal,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import seat_vectors
 
 # --- result columns -----------------------------------------------------------------
 PER_SEAT = ("total", "brisques", "meld", "besigue", "besigue_level", "marriage", "four",

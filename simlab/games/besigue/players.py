@@ -26,7 +26,7 @@ Heuristic (catalogue "Heuristic policies"):
   10s and Aces are in the tricks: the opponent's are the rest), so he asks only when
   counting them raises his own result.
 
-Search (determinized, ``simlab/search.py``): at a decision with more than one move it
+Search (determinized, ``simlab/mechanics/search.py``): at a decision with more than one move it
 samples ``search_worlds`` worlds — the cards it cannot see (the opponent's cards in hand
 and the stock, in a random order) dealt again from the unseen multiset: the deck less
 its own cards, the opponent's tabled melds (public, seed 5.1) and every card played —
@@ -57,7 +57,8 @@ import math
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot
 from simlab.games.besigue.rules import (
     HMAX,
     JACK_DIAMONDS,
@@ -121,7 +122,7 @@ from simlab.games.besigue.rules import (
     tabled,
     ty,
 )
-from simlab.jit import batch, hot
+from simlab.mechanics import search
 
 # --- the heuristic ---------------------------------------------------------------------------
 # by rank 7, 8, 9, 10, J, Q, K, A: 7-9 are worth nothing to a Bésigue player; J Q K make

@@ -8,7 +8,7 @@ catalogue ``besigue.md``. Read top to bottom like the rulebook; who decides what
 Two seats: 0 and 1; the dealer's opponent (``1 - dealer``) leads first (seed 5.1).
 
 Cards. A *card type* is ``t = suit * 8 + r`` with ``r`` in the natural deck order
-7, 8, 9, 10, J, Q, K, A (``simlab.decks`` RANKS_32); the japonais has 4 physical copies
+7, 8, 9, 10, J, Q, K, A (``simlab.engine.decks`` RANKS_32); the japonais has 4 physical copies
 of each type, the chinois 6. Identical copies are interchangeable for every rule but
 one, "the first one played wins a tie" (seed 5.1), which ``trick_winner`` applies. A
 player holds at most 9 (12) cards *including* the ones laid on the table (seed 5.1: the
@@ -57,10 +57,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import rng, search
-from simlab.decks import get_deck
-from simlab.jit import hot
-from simlab.knobs import Knobs, SimlabError, knob
+from simlab.engine import rng
+from simlab.engine.decks import get_deck
+from simlab.engine.jit import hot
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics import search
 
 # --- cards ----------------------------------------------------------------------------
 # The Game's deck is the 192-card one: recorded hands use ids ``type * 6 + copy`` in

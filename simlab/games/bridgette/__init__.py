@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides
+from simlab.engine.game import Game, Sides, fixed_sides
 from simlab.games.bridgette import questions as _strength
 from simlab.games.bridgette.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.bridgette.questions import balance_metrics

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.bridgette.players import heuristic_move, random_move, search_move, search_work
 from simlab.games.bridgette.rules import (
     C_DEAL,
@@ -35,9 +37,7 @@ from simlab.games.bridgette.rules import (
     high_card_points,
     write_row,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import seat_vectors
-from simlab.tricks import EMPTY, bit, cards_of
+from simlab.mechanics.tricks import EMPTY, bit, cards_of
 
 
 @hot

@@ -26,7 +26,7 @@ The heuristic:
   ``throw_value`` (a Petit or Royal Colon first: a Colon always loses a reply, and the
   matching one bans the leader's suit).
 
-The search player (determinized Monte Carlo, ``simlab/search.py``) decides the discard,
+The search player (determinized Monte Carlo, ``simlab/mechanics/search.py``) decides the discard,
 the auction's calls and every card: in each of ``search_worlds`` worlds (the cards hidden
 from its seat dealt again: the opponent's hand, the opponent's discards and the rest of
 the stock, consistently with what the seat knows) it plays each candidate move out to the
@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot
 from simlab.games.bridgette.rules import (
     ALL_CARDS,
     BID,
@@ -110,9 +111,9 @@ from simlab.games.bridgette.rules import (
     seat_scores,
     suit_count,
 )
-from simlab.jit import batch, hot
-from simlab.trickinfo import sample_places
-from simlab.tricks import EMPTY, ONE, bit, count, lowest
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import sample_places
+from simlab.mechanics.tricks import EMPTY, ONE, bit, count, lowest
 
 NO_CARD = -1
 

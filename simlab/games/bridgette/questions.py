@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef
 from simlab.games.bridgette.rules import CLASSES, UPCARD_CLASSES, BridgetteKnobs
-from simlab.metrics import MetricDef
 
 SECTION = "Bridgette questions"
 CLASS_TEXT = {"2-10": "up-card 2-10 or Petit Colon (dealer draws 4)",
@@ -132,7 +132,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BridgetteKnobs | 
 
 
 # --- findings: one sentence per balance question, opening the report ----------------------
-# Read by ``simlab.report`` (the format is documented there).
+# Read by ``simlab.analysis.report`` (the format is documented there).
 FINDINGS = (
     {"question": "1. Dealer's edge, up-card an Ace",
      "key": "bridgette.q1.win.ace", "against": 0.5, "against_text": "an even 50%",

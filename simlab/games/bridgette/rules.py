@@ -39,12 +39,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import CLUBS, DIAMONDS, HEARTS, SPADES, get_deck
-from simlab.games.base import BOOL, OPT_BOOL, Column
-from simlab.jit import hot
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.tricks import EMPTY, ONE, bit, cards_of, count, lowest
+from simlab.engine.decks import CLUBS, DIAMONDS, HEARTS, SPADES, get_deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import EMPTY, ONE, bit, cards_of, count, lowest
 
 # --- deck and tables (seed §1, §3) ----------------------------------------------------------
 # 55 cards: the 52 of a bridge pack, card id = suit * 13 + r with r = 0..12 for 2..10, J, Q,

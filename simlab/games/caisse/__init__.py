@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, taker_sides
+from simlab.engine.game import Game, Sides, taker_sides
 from simlab.games.caisse import questions as _q
 from simlab.games.caisse.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.caisse.rules import (

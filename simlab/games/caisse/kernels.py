@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, kernel_entries
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM, kernel_entries
+from simlab.engine.jit import batch, hot
 from simlab.games.caisse.players import heuristic_move, random_move, search_move, search_work
 from simlab.games.caisse.rules import (
     C_CONTRACT,
@@ -37,8 +38,7 @@ from simlab.games.caisse.rules import (
     tables,
     write_row,
 )
-from simlab.jit import batch, hot
-from simlab.tricks import cards_of
+from simlab.mechanics.tricks import cards_of
 
 
 @hot

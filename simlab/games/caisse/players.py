@@ -5,7 +5,7 @@ player (``--policy search``).
 Every policy chooses among ``rules.legal_moves`` and the kernels apply the choice with
 ``rules.apply_move``: one code path for real deals, playouts and the search.
 
-Search (determinized Monte Carlo, ``simlab/search.py``): at a decision with more than one
+Search (determinized Monte Carlo, ``simlab/mechanics/search.py``): at a decision with more than one
 legal move it samples ``search_worlds`` deals of the cards hidden from its seat — the two
 other hands, every face-down card still on the table (its own 3 included, unseen until
 picked up: §4), the talon — consistently with what the seat knows: its own cards, the
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot
 from simlab.games.caisse.rules import (
     ACES,
     ALL_CARDS,
@@ -145,9 +146,9 @@ from simlab.games.caisse.rules import (
     sequences,
     suit_cards,
 )
-from simlab.jit import batch, hot
-from simlab.trickinfo import replay_exclusions, sample_places
-from simlab.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, has, is_master, lowest
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import replay_exclusions, sample_places
+from simlab.mechanics.tricks import EMPTY, ONE, best_in, bit, count, follow_heuristic, has, is_master, lowest
 
 
 # --- hand measures ------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef
 from simlab.games.caisse.rules import CONTRACTS, GAMES, NP, TRUMP_ONLY
-from simlab.metrics import MetricDef
 
 SECTION = "Caisse questions"
 GAME_TEXT = {"trump_r1": "round-1 trump", "trump_r2": "round-2 trump",

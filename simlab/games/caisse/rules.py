@@ -32,12 +32,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import SUITS, get_deck
-from simlab.games.base import BOOL, OPT_BOOL, Column
-from simlab.jit import hot
-from simlab.knobs import Knobs, knob
-from simlab.tricks import (
+from simlab.engine.decks import SUITS, get_deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot
+from simlab.engine.knobs import Knobs, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     PARTNER_NEVER,
     TrickTables,
@@ -60,7 +60,7 @@ NP = 3
 N_TRICKS = 9
 R7, R8, R9, R10, RJ, RQ, RK, RA = range(8)
 ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
-SPADES, HEARTS, DIAMONDS, CLUBS = range(4)  # simlab.decks.SUITS order ♠ ♥ ♦ ♣
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)  # simlab.engine.decks.SUITS order ♠ ♥ ♦ ♣
 SEATS = np.arange(NP, dtype=np.int64)  # every seat plays for itself (trick bookkeeping)
 
 # §3: trump 7 8 Q K 10 A 9 J; other suits (and Sans-Atout) 7 8 9 J Q K 10 A.

@@ -5,7 +5,7 @@ Jokers, first to 6 rounds or both packs exhausted.
 
 Where things are:
 
-* ``simlab/poker.py`` (shared) — poker hand ranking with wild Jokers and short hands.
+* ``simlab/mechanics/poker.py`` (shared) — poker hand ranking with wild Jokers and short hands.
 * ``rules.py`` — packs, knobs, the state of a partie and its steps (flip, compare,
   concede or draw, tie, empty pack, end): the rulebook.
 * ``players.py`` — the heuristic and random players, worlds, the search player.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides
+from simlab.engine.game import Game, Sides, fixed_sides
 from simlab.games.duel_las_vegas import questions as _questions
 from simlab.games.duel_las_vegas.kernels import (  # noqa: F401
     deal_columns,

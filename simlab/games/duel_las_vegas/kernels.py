@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import poker, rng
-from simlab.games.base import BOOL, Column, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import BOOL, Column, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.knobs import SimlabError
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.duel_las_vegas.players import choose, search_work
 from simlab.games.duel_las_vegas.rules import (
     DECK,
@@ -44,9 +47,7 @@ from simlab.games.duel_las_vegas.rules import (
     to_move,
     winner_of,
 )
-from simlab.jit import batch, hot
-from simlab.knobs import SimlabError
-from simlab.seatknobs import seat_vectors
+from simlab.mechanics import poker
 
 DEALT_SHOWN = PACK_MAX  # recorded "dealt" cards: the whole pack in draw order
 
@@ -131,7 +132,7 @@ def play_partie(seed: np.uint64, index: int, pol: np.ndarray, kv: np.ndarray,
     t = 0
     while st[S_PHASE] != PH_OVER:
         seat = to_move(st)
-        # each seat decides with its own policy values (simlab.seatknobs)
+        # each seat decides with its own policy values (simlab.engine.seatknobs)
         state, move = choose(pol[seat], state, seed, index, 0, st, kv, pp[seat],
                              n_worlds[seat, 0], sw, work)
         if t < log.shape[0]:
@@ -176,7 +177,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
     st = np.zeros(N_ST, dtype=np.int64)
     packs = np.zeros((2, PACK_MAX), dtype=np.int64)
     sw = search_work()
-    work = np.zeros(poker.WORK_SIZE, dtype=np.int64)  # simlab.poker.work_array
+    work = np.zeros(poker.WORK_SIZE, dtype=np.int64)  # simlab.mechanics.poker.work_array
     for i in range(count):
         d = start + i
         out[i, C_DEAL] = d
@@ -199,7 +200,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
     st = np.zeros(N_ST, dtype=np.int64)
     packs = np.zeros((2, PACK_MAX), dtype=np.int64)
     sw = search_work()
-    work = np.zeros(poker.WORK_SIZE, dtype=np.int64)  # simlab.poker.work_array
+    work = np.zeros(poker.WORK_SIZE, dtype=np.int64)  # simlab.mechanics.poker.work_array
     log = np.empty((0, 2), dtype=np.int64)
     for i in range(count):
         m = start + i

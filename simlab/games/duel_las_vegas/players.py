@@ -88,8 +88,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import poker, rng, search
-from simlab.games.base import HEURISTIC, RANDOM
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM
+from simlab.engine.jit import batch, hot
 from simlab.games.duel_las_vegas.rules import (
     CONCEDE,
     DRAW,
@@ -123,7 +124,7 @@ from simlab.games.duel_las_vegas.rules import (
     outcome,
     to_move,
 )
-from simlab.jit import batch, hot
+from simlab.mechanics import poker, search
 
 
 # --- heuristic and random ------------------------------------------------------------------
@@ -597,7 +598,7 @@ def lookahead_outcomes(seed: np.uint64, st: np.ndarray, kv: np.ndarray, pp: np.n
     out = np.zeros((n_worlds, 2), dtype=np.int64)
     world = np.zeros(N_ST, dtype=np.int64)
     roll = np.zeros(N_ST, dtype=np.int64)
-    work = np.zeros(poker.WORK_SIZE, dtype=np.int64)  # simlab.poker.work_array
+    work = np.zeros(poker.WORK_SIZE, dtype=np.int64)  # simlab.mechanics.poker.work_array
     sw = search_work()
     state = rng.stream(seed, 0, 0, rng.SEARCH)
     for w in range(n_worlds):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums
 from simlab.games.duel_las_vegas.rules import DuelLasVegasKnobs
-from simlab.metrics import MetricDef, ratio_of_sums
 
 SECTION = "Duel à Las Vegas questions"
 
@@ -95,7 +95,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: DuelLasVegasKnobs
 
 
 # --- findings: one sentence per balance question, opening the report ----------------------
-# Read by ``simlab.report`` (the format is documented there).
+# Read by ``simlab.analysis.report`` (the format is documented there).
 FINDINGS = (
     {"question": "1. Symmetry",
      "key": "duel_las_vegas.q1.seat0_wins", "against": 0.5, "against_text": "an even 50%",

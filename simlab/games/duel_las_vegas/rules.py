@@ -2,7 +2,7 @@
 Vegas", lines 411-492; catalogue ``duel_las_vegas.md``).
 
 Read top to bottom like the rulebook: the packs (§1, §5), the knobs, the state of a
-*partie*, how hands compare (§4, via the shared ``simlab.poker``), the round (§6: flip,
+*partie*, how hands compare (§4, via the shared ``simlab.mechanics.poker``), the round (§6: flip,
 compare, the weaker player concedes or draws, a tie makes both draw, an empty pack
 concedes), and the end (§7: first to 6 rounds, or both packs exhausted).
 
@@ -24,14 +24,14 @@ State (one int64 array ``st``, so that a copy for the search is one loop)
 * ``P_OFF`` + seat * ``PACK_MAX``: each seat's pack in draw order. A seat's hand is the
   slice ``pack[start:pos]``: the cards it flipped this round;
 * ``K_OFF`` + seat * ``MAX_CHUNKS``: the hand's value, its successive 5-card chunks'
-  keys (``simlab.poker.chunk_keys``).
+  keys (``simlab.mechanics.poker.chunk_keys``).
 
 Moves: ``CONCEDE`` (0) or ``DRAW`` (1), made by the seat ``to_move`` (the weaker hand).
 Steps: ``new_partie`` (shuffled packs) -> repeat ``to_move`` / ``apply_move`` until
 ``st[S_PHASE] == PH_OVER``; then ``outcome(st, seat)``.
 
 Catalogue resolutions: #1 the wheel is a straight (knob ``wheel_allowed``); #2 standard
-tie-breaks (``simlab.poker``); #3 long hands split recursively into 5-card hands; #5 a
+tie-breaks (``simlab.mechanics.poker``); #3 long hands split recursively into 5-card hands; #5 a
 lone Joker is an Ace (ties an Ace); #6 only the weaker player acts; #7 the marker card
 comes from the winner's hand, so it changes nothing (no knob); #8 a tie's two draws are
 simultaneous; #9 on a tie, a player with an empty pack concedes (both empty: the round
@@ -39,7 +39,7 @@ is void and the partie over, both packs being exhausted). The catalogue's knob t
 also lists ``compare_size``, ``tie_rule`` and ``marker_consumes_card`` with no
 alternative rule described; they are not knobs here. No catalogue reading contradicts
 the seed. Catalogue #4: where several equally strong best 5s leave different cards, the
-split is the one best for its owner (``simlab.poker.chunk_keys`` searches them; the
+split is the one best for its owner (``simlab.mechanics.poker.chunk_keys`` searches them; the
 leftover only matters when both first hands are exactly equal).
 """
 
@@ -49,14 +49,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import poker, search
-from simlab.decks import JOKER_SUIT, RANKS_52, CardKind, Deck, _suited
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, knob
+from simlab.engine.decks import JOKER_SUIT, RANKS_52, CardKind, Deck, _suited
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, knob
+from simlab.mechanics import poker, search
 
 # --- the packs (§1 "Deux jeux de 54 cartes", §5 "chacun joue séparément avec un jeu") ----
 # Card ids within a pack: 0..51 the natural cards (suit * 13 + rank, 2..A, as in
-# simlab.poker), 52.. the Jokers. Both seats' packs use the same ids.
+# simlab.mechanics.poker), 52.. the Jokers. Both seats' packs use the same ids.
 MAX_JOKERS = 4
 N_NATURAL = poker.N_NATURAL
 PACK_MAX = N_NATURAL + MAX_JOKERS

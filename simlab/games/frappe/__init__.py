@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides
+from simlab.engine.game import Game, Sides, fixed_sides
 from simlab.games.frappe import questions as _questions
 from simlab.games.frappe.kernels import (
     begin,

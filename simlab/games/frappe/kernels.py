@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import BOOL, OPT_BOOL, Column, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import BOOL, OPT_BOOL, Column, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.frappe.players import choose, search_work
 from simlab.games.frappe.rules import (
     EV_ANNOUNCE,
@@ -68,9 +70,7 @@ from simlab.games.frappe.rules import (
     start_deal,
     to_move,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import seat_vectors
-from simlab.tricks import popcount
+from simlab.mechanics.tricks import popcount
 
 DEALT = N_ROUNDS * HAND  # cards dealt to each seat in a deal
 
@@ -166,7 +166,7 @@ def play_deal(deck: np.ndarray, dealer: int, pol: np.ndarray, kv: np.ndarray, pp
     start_deal(st, mk, dk, deck, dealer, kv, target, base0, base1, ext_random)
     while st[S_PHASE] != PH_OVER:
         p = to_move(st)
-        # each seat decides with its own policy values (simlab.seatknobs)
+        # each seat decides with its own policy values (simlab.engine.seatknobs)
         pstate, move = choose(pol[p], pstate, seed, index, sub, st, mk, dk, kv, pp[p],
                               budget[p, 0], budget[p, 1], sw)
         apply_move(st, mk, dk, kv, move)
@@ -296,7 +296,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 # --- entry points for the runner -----------------------------------------------------------
 def _setup(knobs: FrappeKnobs, policies: tuple[str, ...]) -> tuple:
     """Kernel arguments; the players' vectors (policy values, search budget) have one row
-    per seat (simlab.seatknobs)."""
+    per seat (simlab.engine.seatknobs)."""
     return (policy_codes(policies), knob_vector(knobs),
             seat_vectors(knobs, policies, policy_vector), seat_vectors(knobs, policies, _budget))
 

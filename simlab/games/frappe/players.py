@@ -19,7 +19,7 @@
   cards each seat played this round, hand sizes, and the opponent's announcement of this
   round (pair / brelan / nothing), by rejection, which keeps the world uniform among the
   consistent deals.
-* ``search_move``: determinized search (``simlab.search``): in each sampled world every
+* ``search_move``: determinized search (``simlab.mechanics.search``): in each sampled world every
   legal move is played out to the end of the deal by heuristic players; the move with the
   best total (points in the deal minus the opponent's, +-100 for a pénitence or reaching
   the match target) wins, the heuristic's own move on ties. It covers the extension
@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
-from simlab.games.base import HEURISTIC, RANDOM
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM
+from simlab.engine.jit import batch, hot
 from simlab.games.frappe.rules import (
     ANN_NONE,
     ANN_PAIR,
@@ -92,8 +93,8 @@ from simlab.games.frappe.rules import (
     to_move,
     unseen_of,
 )
-from simlab.jit import batch, hot
-from simlab.tricks import EMPTY, bit, lowest, popcount
+from simlab.mechanics import search
+from simlab.mechanics.tricks import EMPTY, bit, lowest, popcount
 
 TIMING_EXPECTED, TIMING_FIRST, TIMING_LAST, TIMING_RANDOM = 0, 1, 2, 3
 SEARCH_BONUS = 100  # a pénitence or the match target, in the search's outcome

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums
 from simlab.games.frappe.rules import SOURCES, FrappeKnobs
-from simlab.metrics import MetricDef, ratio_of_sums
 
 SECTION = "Frappe questions"
 SOURCE_TEXT = {"cards": "the card difference", "announce": "announcements",

@@ -67,11 +67,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import get_deck
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, knob
-from simlab.tricks import EMPTY, bit, lowest, popcount
+from simlab.engine.decks import get_deck
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import EMPTY, bit, lowest, popcount
 
 # --- 1. Matériel, ordre et valeur des cartes (seed §1, §3) -------------------------------
 # "Un jeu de 52 cartes"; "1 (As) < 2 < ... < Dame < Roi". Suits never matter.

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides, taker_sides
+from simlab.engine.game import Game, Sides, fixed_sides, taker_sides
 from simlab.games.manille import questions as _strength
 from simlab.games.manille.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.manille.players import lead_heuristic, search_move

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import all_seats_use, seat_vectors
 from simlab.games.manille.players import heuristic_card, heuristic_move, search_move, search_work
 from simlab.games.manille.rules import (
     C_DEAL,
@@ -55,9 +57,7 @@ from simlab.games.manille.rules import (
     tables,
     write_row,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import all_seats_use, seat_vectors
-from simlab.tricks import random_card
+from simlab.mechanics.tricks import random_card
 
 
 @hot
@@ -242,7 +242,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, sea
 
 # --- entry points for the runner -----------------------------------------------------
 def _setup(knobs: ManilleKnobs, policies: tuple[str, ...]):
-    """Kernel arguments: policy codes, each seat's knob vector (simlab.seatknobs), the
+    """Kernel arguments: policy codes, each seat's knob vector (simlab.engine.seatknobs), the
     run's, the play rules and the tables."""
     return (policy_codes(policies), seat_vectors(knobs, policies, _vector), _vector(knobs),
             rules_for(knobs), tables(knobs).kernel_args())

@@ -5,7 +5,7 @@ Rules are in ``rules.py``; every policy chooses among ``rules.legal_moves`` and 
 play the choice with ``rules.play_card``, so the heuristic run, the search's playouts and
 the real deal follow one code path.
 
-The search player (determinized Monte Carlo, see ``simlab/search.py``) decides every card
+The search player (determinized Monte Carlo, see ``simlab/mechanics/search.py``) decides every card
 (the classic game has no other decision). At a choice of more than one card it samples
 ``search_worlds`` deals of the cards hidden from its seat, consistent with
 ``seat_information`` (the trick-game information of ``simlab/games/belote/trickinfo.py``:
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import search
+from simlab.engine.jit import batch, hot, hot_inline
 from simlab.games.manille.rules import (
     ALL_CARDS,
     K_CAREFUL,
@@ -59,9 +59,9 @@ from simlab.games.manille.rules import (
     play_card,
     team_marks,
 )
-from simlab.jit import batch, hot, hot_inline
-from simlab.trickinfo import sample_places
-from simlab.tricks import (
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import sample_places
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     best_in,
@@ -313,7 +313,7 @@ def playout(sim: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple) -> No
 def manille_exclusions(hist: np.ndarray, n_plays: int, first_leader: int, trump: int,
                        rules: np.ndarray, tb: tuple, team_of: np.ndarray,
                        excluded: np.ndarray, played_by: np.ndarray) -> None:
-    """``simlab.trickinfo.play_exclusions`` under Manille's rules of play
+    """``simlab.mechanics.trickinfo.play_exclusions`` under Manille's rules of play
     (``rules.manille_legal``: the last card of the led suit to beat, the partner's trump
     not to overtrump): replay the ``n_plays`` cards of ``hist`` and add to
     ``excluded[p]`` every card seat p would have had to play instead of the one it

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums, std_dev, team_value
 from simlab.games.manille.rules import HAND, ManilleKnobs
-from simlab.metrics import MetricDef, ratio_of_sums, std_dev, team_value
 
 # --- balance questions (catalogue "Balance questions" 1-3) --------------------------------
 SECTION = "Manille questions"
@@ -231,7 +231,7 @@ def variant_metrics(frame: pl.DataFrame | pl.LazyFrame, k: ManilleKnobs,
 
 
 # --- findings: one sentence per balance question, opening the report ----------------------
-# Read by ``simlab.report`` (format documented there). Questions 4-8 are about variants:
+# Read by ``simlab.analysis.report`` (format documented there). Questions 4-8 are about variants:
 # in a run of another variant the report answers them from a companion run of the same
 # deals with ``variant`` set (deal level only).
 def _team0_margin(n_players: int) -> pl.Expr:

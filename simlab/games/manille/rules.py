@@ -26,12 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import rng, search
-from simlab.decks import SUITS, get_deck
-from simlab.games.base import BOOL, Column
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.tricks import (
+from simlab.engine import rng
+from simlab.engine.decks import SUITS, get_deck
+from simlab.engine.game import BOOL, Column
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     N_RULES,
     PARTNER_ANY,
@@ -294,7 +295,7 @@ def _vector(k: ManilleKnobs) -> np.ndarray:
     return v
 
 
-# Manille's own rule flags, after the shared ones of ``simlab.tricks`` (which reads only
+# Manille's own rule flags, after the shared ones of ``simlab.mechanics.tricks`` (which reads only
 # its N_RULES first): read by ``manille_legal``.
 R_OVERPLAY_LAST = N_RULES  # the card to beat in suit is the last one of the led suit laid
 R_OVERTRUMP_PARTNER_TRUMP = N_RULES + 1  # not exempt: overtrump even the partner's trump
@@ -302,7 +303,7 @@ N_MANILLE_RULES = N_RULES + 2
 
 
 def rules_for(k: ManilleKnobs) -> np.ndarray:
-    """Obligations of play as ``simlab.tricks`` rule flags, then Manille's own two: follow
+    """Obligations of play as ``simlab.mechanics.tricks`` rule flags, then Manille's own two: follow
     suit, overplay in suit while no trump is on the trick (the last card of the led suit
     laid, or the best: ``overplay_reference``); void -> trump unless exempt by
     ``partner_exception``; an opponent's trump on the trick must be overtrumped if able,

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import all_seats_use, seat_vectors
 from simlab.games.manille.rules import (
     C_ANNULLED,
     C_DEAL,
@@ -114,8 +116,6 @@ from simlab.games.manille.variants import (
     variant_deal_columns,
     variant_match_columns,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import all_seats_use, seat_vectors
 
 
 @hot

@@ -24,7 +24,7 @@ decisions, what a seat sees, the worlds consistent with it, and the search playe
   still loses, and when every legal card wins, win low unless last (then shed the
   richest).
 * **Search** decides everything its player decides, determinized as in ``players.py``
-  (``simlab/search.py``), from what the deciding player sees: his own hand, every
+  (``simlab/mechanics/search.py``), from what the deciding player sees: his own hand, every
   dummy's face-up cards, the cards played and what the rules make certain. When a dummy
   is to play, its owner decides and sees the same. ``oracle_team`` makes a team's search
   players read the true deal (perfect information, question 6).
@@ -53,8 +53,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import search
-from simlab.games.base import HEURISTIC, RANDOM
+from simlab.engine.game import HEURISTIC, RANDOM
+from simlab.engine.jit import batch, hot
+from simlab.engine.rng import below
 from simlab.games.manille.players import lead_heuristic, manille_exclusions
 from simlab.games.manille.rules import (
     ALL_CARDS,
@@ -123,10 +124,9 @@ from simlab.games.manille.variants import (
     trick_point,
     visible_hand,
 )
-from simlab.jit import batch, hot
-from simlab.rng import below
-from simlab.trickinfo import sample_places
-from simlab.tricks import EMPTY, best_in, bit, count, follow_heuristic, has, lowest, random_card, winners
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import sample_places
+from simlab.mechanics.tricks import EMPTY, best_in, bit, count, follow_heuristic, has, lowest, random_card, winners
 
 # --- the estimate of a hand ----------------------------------------------------------------
 COLLECTED = 3  # points a won trick gathers from the other cards, on average (measured ~3)

@@ -53,7 +53,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.games.base import BOOL, OPT_BOOL, Column
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot
 from simlab.games.manille.rules import (
     HAND,
     K_BELGE_SA,
@@ -99,8 +100,7 @@ from simlab.games.manille.rules import (
     play_card,
     score_deal,
 )
-from simlab.jit import hot
-from simlab.tricks import EMPTY, bit, cards_of, has
+from simlab.mechanics.tricks import EMPTY, bit, cards_of, has
 
 # --- the variant's state slots, after the classic ones (rules.N_STATE = 58) -------------
 S_VARIANT = 58

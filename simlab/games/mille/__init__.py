@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, taker_sides
+from simlab.engine.game import Game, Sides, taker_sides
 from simlab.games.mille import questions as _questions
 from simlab.games.mille.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.mille.players import heuristic_move, search_move

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.mille.players import heuristic_move, random_move, search_move, search_work
 from simlab.games.mille.rules import (
     C_BOMB,
@@ -42,9 +44,7 @@ from simlab.games.mille.rules import (
     write_row,
     zero_bars,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import seat_vectors
-from simlab.tricks import cards_of
+from simlab.mechanics.tricks import cards_of
 
 ALL_BOMBS = (1 << NP) - 1
 

@@ -6,7 +6,7 @@ Every policy chooses among ``rules.legal_moves`` and the kernels apply the choic
 ``rules.apply_move``: the real deal, the heuristic run and the search's playouts follow one
 code path.
 
-The search player (determinized Monte Carlo, ``simlab/search.py``) samples
+The search player (determinized Monte Carlo, ``simlab/mechanics/search.py``) samples
 ``search_worlds`` deals of the cards hidden from its seat, consistent with what the seat
 has seen (``seat_information``: its hand; the chien once turned face up; the cards it gave
 away or received; the cards played with the voids they reveal — a failure to follow, a
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot
 from simlab.games.mille.rules import (
     ALL_CARDS,
     BID,
@@ -95,9 +96,9 @@ from simlab.games.mille.rules import (
     score_deal,
     zero_bars,
 )
-from simlab.jit import batch, hot
-from simlab.trickinfo import sample_places
-from simlab.tricks import EMPTY, ONE, bit, count, has, lowest, update_trick, winners
+from simlab.mechanics import search
+from simlab.mechanics.trickinfo import sample_places
+from simlab.mechanics.tricks import EMPTY, ONE, bit, count, has, lowest, update_trick, winners
 
 CHIEN_GUESS = 10  # what the 3 unseen chien cards add to a taker's points, on average
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums
 from simlab.games.mille.rules import CONTRACTS, NP, MilleKnobs
-from simlab.metrics import MetricDef, ratio_of_sums
 
 SECTION = "Mille questions"
 KEY_OF = {">120": "over120"}  # metric keys hold no ">" (report placeholders)

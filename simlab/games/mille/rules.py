@@ -42,12 +42,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import SUITS, get_deck
-from simlab.games.base import BOOL, OPT_BOOL, Column
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.tricks import (
+from simlab.engine.decks import SUITS, get_deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     PARTNER_NEVER,
@@ -64,7 +64,7 @@ from simlab.tricks import (
 
 # --- deck and tables (seed 1 "Matériel", 3 "Ordre et valeur") ---------------------------
 # 24 cards: a 32-card pack without the 7s and 8s. Card id = suit * 6 + r with r the index
-# in the deck's rank list 9, 10, J, Q, K, A; suits ♠ ♥ ♦ ♣ (simlab.decks.SUITS).
+# in the deck's rank list 9, 10, J, Q, K, A; suits ♠ ♥ ♦ ♣ (simlab.engine.decks.SUITS).
 DECK = get_deck("24")
 N_CARDS = 24
 NP = 3

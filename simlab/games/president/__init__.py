@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides
+from simlab.engine.game import Game, Sides, fixed_sides
 from simlab.games.president import questions as _strength
 from simlab.games.president.kernels import (  # noqa: F401
     B_CARDS,

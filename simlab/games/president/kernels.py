@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab import shedding as sh
-from simlab.games.base import BOOL, HEURISTIC, RANDOM, Column, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import BOOL, HEURISTIC, RANDOM, Column, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.knobs import SimlabError
+from simlab.engine.seatknobs import all_seats_use, seat_vectors
 from simlab.games.president.players import (
     _policy,
     choose,
@@ -61,10 +63,8 @@ from simlab.games.president.rules import (
     titles_of,
     to_move,
 )
-from simlab.jit import batch, hot
-from simlab.knobs import SimlabError
-from simlab.seatknobs import all_seats_use, seat_vectors
-from simlab.tricks import cards_of
+from simlab.mechanics import shedding as sh
+from simlab.mechanics.tricks import cards_of
 
 # --- result columns -----------------------------------------------------------------
 # Deal rows: deal, dealer, annulled, score_s* (n), then the fixed block, then per-seat
@@ -362,7 +362,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 def _setup(knobs: PresidentKnobs, policies: tuple[str, ...]) -> tuple:
     if len(policies) != knobs.players:
         raise SimlabError(f"president needs {knobs.players} policies, got {len(policies)}")
-    # the players' vectors, one row per seat (simlab.seatknobs): policy and search budget
+    # the players' vectors, one row per seat (simlab.engine.seatknobs): policy and search budget
     return (policy_codes(policies), _vector(knobs), _rules(knobs),
             seat_vectors(knobs, policies, _policy), rank_table(knobs.top_rank),
             seat_vectors(knobs, policies, _budget))

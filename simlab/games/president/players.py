@@ -1,14 +1,14 @@
 """Président / Trou du cul: the players. Every one of them picks a move of ``rules.py``
 (``legal_moves`` / ``apply_move``); none changes a rule.
 
-* ``heuristic_move``: the built-in heuristic of ``simlab.shedding`` (lead the lowest
+* ``heuristic_move``: the built-in heuristic of ``simlab.mechanics.shedding`` (lead the lowest
   rank, follow with the cheapest matching group, hold back the top ranks until the
   endgame; give back the lowest singletons in the exchange), its knobs from ``_policy``.
 * ``random_move``: uniform over the legal moves (over the cards held for a gift).
 * ``seat_view``: what one seat knows (its hand, every rank played and by whom, hand sizes,
   titles, and what the exchange taught it), and ``sample_world``: a deal of the cards
   hidden from it consistent with that view.
-* ``search_move``: the search player (determinized Monte Carlo, ``simlab.search``): in
+* ``search_move``: the search player (determinized Monte Carlo, ``simlab.mechanics.search``): in
   each of ``search_worlds`` sampled worlds, every legal move is played out to the end of
   the deal by heuristic players; the move with the best total role points for the seat
   wins (the heuristic's own move on ties). It covers every decision: the exchange gifts
@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
-from simlab import shedding as sh
-from simlab.games.base import HEURISTIC, RANDOM
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM
+from simlab.engine.jit import batch, hot, hot_inline
 from simlab.games.president.rules import (
     G_NCARDS,
     G_PHASE,
@@ -57,8 +57,9 @@ from simlab.games.president.rules import (
     score,
     to_move,
 )
-from simlab.jit import batch, hot, hot_inline
-from simlab.tricks import EMPTY, ONE, bit, lowest, popcount
+from simlab.mechanics import search
+from simlab.mechanics import shedding as sh
+from simlab.mechanics.tricks import EMPTY, ONE, bit, lowest, popcount
 
 MAX_MOVES = 64  # a lead: at most 13 ranks x 4 group sizes
 WORK_SIZE = search.work_size(N_CARDS)  # sample_owners scratch

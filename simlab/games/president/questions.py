@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums
 from simlab.games.president.rules import PresidentKnobs
-from simlab.metrics import MetricDef, ratio_of_sums
 
 # --- balance questions ------------------------------------------------------------------
 SECTION = "Président questions"
@@ -242,7 +242,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: PresidentKnobs | 
 
 
 # --- findings: one sentence per balance question, opening the report ----------------------
-# Read by ``simlab.report`` (the format is documented there); a question whose metrics
+# Read by ``simlab.analysis.report`` (the format is documented there); a question whose metrics
 # the run has not got (the role chain needs deal_titles=random; the extra card 5-6
 # players) is left out.
 # The default run deals without titles (every deal a first deal); the role chain is then

@@ -2,7 +2,7 @@
 catalogue ``president.md``).
 
 Read top to bottom like the rulebook: deck and rank order, knobs, titles, the deal, the
-exchanges, play (the shared climbing machinery of ``simlab.shedding``) and the score. The
+exchanges, play (the shared climbing machinery of ``simlab.mechanics.shedding``) and the score. The
 players (heuristic, random, search) are in ``players.py``, the batch kernels and result
 columns in ``kernels.py``, the balance questions in ``questions.py``.
 
@@ -47,12 +47,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab import shedding as sh
-from simlab.decks import get_deck
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, knob
-from simlab.tricks import EMPTY, ONE, bit, lowest
+from simlab.engine.decks import get_deck
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, knob
+from simlab.mechanics import search
+from simlab.mechanics import shedding as sh
+from simlab.mechanics.tricks import EMPTY, ONE, bit, lowest
 
 # --- deck and rank order -------------------------------------------------------------
 # The standard 52-card pack, suit-major (id = suit * 13 + i, i = 0..12 for 2, 3, .., A).
@@ -489,7 +489,7 @@ def _apply_gift(g: np.ndarray, counts: np.ndarray, played: np.ndarray, masks: np
 @hot_inline
 def _apply_turn(g: np.ndarray, counts: np.ndarray, played: np.ndarray, rules: np.ndarray,
                 move: int) -> None:
-    """A turn of play, by the series rule of ``simlab.shedding`` (an equal rank skips the
+    """A turn of play, by the series rule of ``simlab.mechanics.shedding`` (an equal rank skips the
     next player, the series ends when all others let it go, the last player leads the
     next one); the deal is over when one player holds cards, or when the turn cap stops
     it (the players still in then finish by fewest cards)."""

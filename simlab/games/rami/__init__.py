@@ -8,7 +8,7 @@ The package:
 * ``kernels.py``: result columns, batch kernels (deals, matches), the runner's entry points;
 * ``questions.py``: the balance metrics.
 
-The meld machinery (exact best partition of a hand, lay-offs) is ``simlab.melds``. This
+The meld machinery (exact best partition of a hand, lay-offs) is ``simlab.mechanics.melds``. This
 module registers the game and re-exports the names tests and tools use.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides
+from simlab.engine.game import Game, Sides, fixed_sides
 from simlab.games.rami import questions as _strength
 from simlab.games.rami.kernels import (
     C_SCORE,

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import BOOL, HEURISTIC, RANDOM, Column, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import BOOL, HEURISTIC, RANDOM, Column, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.rami.players import heuristic_move, new_search_work, random_move, search_move
 from simlab.games.rami.rules import (
     K_HAND,
@@ -45,10 +47,8 @@ from simlab.games.rami.rules import (
     new_scratch,
     new_state,
 )
-from simlab.jit import batch, hot
-from simlab.melds import MAX_MELDS
-from simlab.seatknobs import seat_vectors
-from simlab.tricks import EMPTY, bit, cards_of
+from simlab.mechanics.melds import MAX_MELDS
+from simlab.mechanics.tricks import EMPTY, bit, cards_of
 
 # --- result columns -----------------------------------------------------------------
 # score_s* from column 3; then fixed columns, then per-seat blocks (see _cols).

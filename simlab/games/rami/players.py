@@ -31,7 +31,7 @@ in drawing, holding back an opening and discarding:
 * ``random``: uniform draw source (talon or discard pile) and uniform discard among the
   hand's cards (jokers included); melds by the simple rule "lay whenever possible"
   (``M_LAY`` every turn).
-* ``search``: determinized Monte Carlo (``simlab.search``) at every decision with more
+* ``search``: determinized Monte Carlo (``simlab.mechanics.search``) at every decision with more
   than one candidate: the draw (talon or discard pile), the lay-down (``M_LAY``: open or
   meld now, with the lay-offs; ``M_KEEP``: no new meld this turn, e.g. hold the opening
   for a Rami; ``M_PASS``: lay nothing, not even lay-offs; with ``joker_swap``, each legal
@@ -59,7 +59,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot, hot_inline
 from simlab.games.rami.rules import (
     K_BREAK_CYCLES,
     K_CAUTION_MILLI,
@@ -119,8 +120,8 @@ from simlab.games.rami.rules import (
     top_position,
     try_open,
 )
-from simlab.jit import batch, hot, hot_inline
-from simlab.melds import (
+from simlab.mechanics import search
+from simlab.mechanics.melds import (
     F_NJ,
     JOKER_MASK,
     N_NAT,
@@ -132,7 +133,7 @@ from simlab.melds import (
     meldable,
     partners,
 )
-from simlab.tricks import EMPTY, ONE, bit, count, has, lowest, random_card
+from simlab.mechanics.tricks import EMPTY, ONE, bit, count, has, lowest, random_card
 
 
 # --- heuristic ----------------------------------------------------------------------------

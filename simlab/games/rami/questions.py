@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef
 from simlab.games.rami.rules import RamiKnobs
-from simlab.metrics import MetricDef
 
 SECTION = "Rami questions"
 

@@ -4,7 +4,7 @@ Where things are in this package:
 
 * ``rules.py`` (this file): deck and card values, knobs, the state of a deal and its
   moves (the draw, the lay-down, the discard), the lay-down every policy makes (the exact
-  meld search of ``simlab.melds`` applied to the 51-point opening, going out and the
+  meld search of ``simlab.mechanics.melds`` applied to the 51-point opening, going out and the
   variant "a card taken from the discard pile must be melded"), the variant "a joker on
   the table may be taken back", the end of a deal and its scoring.
 * ``players.py``: the heuristic and random policies, what a seat can see, the world
@@ -40,7 +40,7 @@ The state is a tuple of arrays ``(st, hands, known, talon, disc, tm, tcards, pla
 ``st`` an int64 vector with the named ``S_*`` slots below (one block of seats per
 ``S_OPENED``.. ``S_OPEN_VALUE``), ``hands`` and ``known`` uint64 masks per seat (``known``:
 cards taken from the discard pile and still in that hand, which everybody saw), the
-talon and the discard pile as card lists, the table's melds (``simlab.melds`` rows ``tm``
+talon and the discard pile as card lists, the table's melds (``simlab.mechanics.melds`` rows ``tm``
 and card masks ``tcards``) and the variant's pending plan ``plan``.
 """
 
@@ -50,11 +50,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import get_deck
-from simlab.jit import batch, hot, hot_inline
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.melds import (
+from simlab.engine.decks import get_deck
+from simlab.engine.jit import batch, hot, hot_inline
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics import search
+from simlab.mechanics.melds import (
     F_HI,
     F_KEY,
     F_KIND,
@@ -82,7 +82,7 @@ from simlab.melds import (
     plan_cards,
     pos_weight,
 )
-from simlab.tricks import EMPTY, ONE, bit, count, has, lowest
+from simlab.mechanics.tricks import EMPTY, ONE, bit, count, has, lowest
 
 # --- deck and card values -------------------------------------------------------------
 # 54 cards: natural c = suit * 13 + r (r = 0..12 for 2..10, J, Q, K, A), jokers 52, 53.

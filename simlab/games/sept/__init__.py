@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, fixed_sides
+from simlab.engine.game import Game, Sides, fixed_sides
 from simlab.games.sept import questions as _questions
 from simlab.games.sept.kernels import deals_kernel, matches_kernel, run_deals, run_matches
 from simlab.games.sept.players import heuristic_move, search_move

@@ -13,7 +13,7 @@ the leader may always stop), so every split of the hidden cards between the oppo
 hand and the stock is possible, and a uniform shuffle of them is an exact world sampler:
 ``search.sample_owners``' constraint machinery has nothing to do here.
 
-The search player (determinized Monte Carlo, see ``simlab/search.py``) decides every move
+The search player (determinized Monte Carlo, see ``simlab/mechanics/search.py``) decides every move
 (lead, answer, stop or continue) with more than one choice: it samples
 ``search_worlds`` worlds, plays each legal move out to the end of the deal with heuristic
 players on ``search_rollouts`` stock orders per world, and keeps the move with the best
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot
 from simlab.games.sept.rules import (
     ALL_CARDS,
     COUNTING_MASK,
@@ -68,8 +69,8 @@ from simlab.games.sept.rules import (
     stock_left,
     wild_mask,
 )
-from simlab.jit import batch, hot
-from simlab.tricks import EMPTY, ONE, bit, count, lowest
+from simlab.mechanics import search
+from simlab.mechanics.tricks import EMPTY, ONE, bit, count, lowest
 
 BIG = 1 << 40
 

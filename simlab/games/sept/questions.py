@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums, std_dev
 from simlab.games.sept.rules import OUTCOMES, SeptKnobs
-from simlab.metrics import MetricDef, ratio_of_sums, std_dev
 
 SECTION = "Sept questions"
 MAX_WILDS_ASKED = 3  # P(win | k sevens) for k = 0..3; four 7s in 4 cards is 1 deal in 1,000
@@ -106,7 +106,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: SeptKnobs | None,
 
 
 # --- findings: one sentence per balance question, opening the report ----------------------
-# Read by ``simlab.report`` (the format is documented there).
+# Read by ``simlab.analysis.report`` (the format is documented there).
 FINDINGS = (
     {"question": "1. Leader advantage",
      "key": "sept.q1.win.leader", "against": 0.5, "against_text": "an even 50%",

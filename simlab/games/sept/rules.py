@@ -25,12 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import get_deck
-from simlab.games.base import BOOL, OPT_BOOL, Column
-from simlab.jit import hot
-from simlab.knobs import Knobs, knob
-from simlab.tricks import EMPTY, ONE, bit, count, lowest
+from simlab.engine.decks import get_deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot
+from simlab.engine.knobs import Knobs, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import EMPTY, ONE, bit, count, lowest
 
 # --- deck and tables ----------------------------------------------------------------
 # 32 cards, card id = suit * 8 + r with r = 0..7 for 7, 8, 9, 10, J, Q, K, A.

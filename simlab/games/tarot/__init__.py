@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, policy_codes, taker_sides  # noqa: F401 (re-exported)
+from simlab.engine.game import Game, Sides, policy_codes, taker_sides  # noqa: F401 (re-exported)
 from simlab.games.tarot import questions as _strength
 
 from .kernels import *  # noqa: F403

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import BOOL, HEURISTIC, OPT_BOOL, RANDOM, Column, KernelOutput, policy_codes
-from simlab.jit import batch, hot, hot_inline
-from simlab.seatknobs import seat_vectors
-from simlab.tricks import EMPTY, ONE, WideTables, popcount, wcards_of, wlowest
+from simlab.engine import rng
+from simlab.engine.game import BOOL, HEURISTIC, OPT_BOOL, RANDOM, Column, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot, hot_inline
+from simlab.engine.seatknobs import seat_vectors
+from simlab.mechanics.tricks import EMPTY, ONE, WideTables, popcount, wcards_of, wlowest
 
 from .players import hand_value, heuristic_card, heuristic_move, new_search_work, random_move, search_ecart, search_move
 from .rules import (

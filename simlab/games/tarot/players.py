@@ -19,7 +19,7 @@
   (:func:`sample_world`, dealing through ``search.sample_owners``), each legal move
   played out with heuristic
   players (:func:`playout`); the écart compares a few candidate écarts
-  (:func:`ecart_candidates`). The shared pieces are in ``simlab/search.py``.
+  (:func:`ecart_candidates`). The shared pieces are in ``simlab/mechanics/search.py``.
 
 Every function steps the state of ``rules.py`` with ``rules.legal_moves`` /
 ``rules.apply_move``; the batch kernels (``kernels.py``) use these same functions.
@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
-from simlab.jit import batch, hot, hot_inline
-from simlab.tricks import (
+from simlab.engine import rng
+from simlab.engine.jit import batch, hot, hot_inline
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     all_in_pile_pct,

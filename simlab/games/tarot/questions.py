@@ -7,7 +7,7 @@ import math
 
 import polars as pl
 
-from simlab.metrics import MetricDef, ratio_of_sums, root_mean, std_dev
+from simlab.analysis.metrics import MetricDef, ratio_of_sums, root_mean, std_dev
 
 from .rules import CHIEN_SIZE, CONTRACTS, TarotKnobs
 
@@ -278,7 +278,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: TarotKnobs | None
 
 
 # --- findings: one sentence per balance question, opening the report ----------------------
-# Read by ``simlab.report`` (the format is documented there); a question whose metrics
+# Read by ``simlab.analysis.report`` (the format is documented there); a question whose metrics
 # the run has not got is left out.
 FINDINGS = (
     {"question": "1. Success by contract",

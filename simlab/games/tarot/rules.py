@@ -17,7 +17,7 @@ half-points.
 
 Cards are numbered in two ways: the deck's ids (0..55 suit cards, 56..76 trumps 1..21,
 77 the Excuse; used in every output column) and kernel *slots* for the two-word sets of
-``simlab.tricks``: suit cards keep their id (word 0), trump t is slot 63 + t and the
+``simlab.mechanics.tricks``: suit cards keep their id (word 0), trump t is slot 63 + t and the
 Excuse slot 85 (word 1), so "my trumps" is one AND on one word.
 
 A deal is a *state* (one int64 vector, layout ``S_*`` below; card sets are the two words
@@ -33,11 +33,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import search
-from simlab.decks import EXCUSE_SUIT, TRUMP_SUIT, get_deck
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.tricks import (
+from simlab.engine.decks import EXCUSE_SUIT, TRUMP_SUIT, get_deck
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     PARTNER_NEVER,
@@ -697,7 +697,7 @@ def legal_cards(S: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple
                 ) -> tuple[np.uint64, np.uint64]:
     """The cards the seat to play may play (two words): follow suit; void, trump and
     overtrump (a lower trump when unable, knob); a trump lead raised if able; the Excuse
-    any time (``simlab.tricks.wlegal_cards``); at 5 players the called suit's lead bar."""
+    any time (``simlab.mechanics.tricks.wlegal_cards``); at 5 players the called suit's lead bar."""
     suit_of, suit_mask, excuse_mask, strength, points, above, cheap, rich, win_rank = tb
     h0, h1 = hand_of(S, S[S_TURN])
     l0, l1 = wlegal_cards(h0, h1, S[S_LED], S[S_WIN], False, TRUMP_SUIT, suit_of, suit_mask,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.games.base import Game, Sides, taker_sides
+from simlab.engine.game import Game, Sides, taker_sides
 from simlab.games.tarot import questions as _strength
 from simlab.games.tarot_4_saisons import questions as _questions_t4s
 from simlab.games.tarot_4_saisons.kernels import (  # noqa: F401

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import HEURISTIC, RANDOM, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.tarot_4_saisons.players import (
     heuristic_move,
     random_move,
@@ -56,9 +58,7 @@ from simlab.games.tarot_4_saisons.rules import (
     state_arrays,
     to_move,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import seat_vectors
-from simlab.tricks import cards_of
+from simlab.mechanics.tricks import cards_of
 
 
 @hot

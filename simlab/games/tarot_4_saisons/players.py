@@ -9,7 +9,7 @@ Every policy answers one question: which of ``rules.legal_moves`` the seat to mo
   masters, wins tricks cheaply when worth it, loads points on a winning ally, and dumps
   the Excuse before the last two tricks;
 * random: uniform over the legal moves (``rng.below`` over ``legal_moves``);
-* search (``search_move``): determinized Monte Carlo (``simlab.search``). For each of
+* search (``search_move``): determinized Monte Carlo (``simlab.mechanics.search``). For each of
   ``search_worlds`` worlds it re-deals the cards hidden from the seat consistently with
   what the seat has seen (``sample_world``), plays every legal move out to the end of the
   deal with heuristic players, and makes the move with the best mean value for itself.
@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
+from simlab.engine import rng
+from simlab.engine.jit import hot, hot_inline
 from simlab.games.tarot import highest
 from simlab.games.tarot_4_saisons.rules import (
     ABOVE,
@@ -150,8 +151,8 @@ from simlab.games.tarot_4_saisons.rules import (
     play_reveals,
     to_move,
 )
-from simlab.jit import hot, hot_inline
-from simlab.tricks import (
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     all_in_pile_pct,

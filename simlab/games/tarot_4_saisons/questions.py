@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums
 from simlab.games.tarot_4_saisons.rules import (
     B_PAB,
     B_RESIST,
@@ -14,7 +15,6 @@ from simlab.games.tarot_4_saisons.rules import (
     Tarot4SaisonsKnobs,
     _ints,
 )
-from simlab.metrics import MetricDef, ratio_of_sums
 
 SECTION = "Tarot 4 saisons questions"
 # Headline metrics are rates or shares: --precision reads their half-widths as fractions,

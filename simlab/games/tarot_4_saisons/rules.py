@@ -17,7 +17,7 @@ Where things are in the package ``simlab.games.tarot_4_saisons``:
 
 Seats 0..2; the player after the dealer is ``dealer + 1``: he receives the first packet,
 speaks first and leads the first trick (dealer = deal index mod 3). The 50 cards fit one
-``uint64`` word, so play uses the one-word API of ``simlab.tricks`` with the trump suit
+``uint64`` word, so play uses the one-word API of ``simlab.mechanics.tricks`` with the trump suit
 code ``TRUMP_SUIT``. Card ids are the deck's: suit s, rank r (0..6 = As, 2, 4, Valet,
 Cavalier, Dame, Roi) is ``7 s + r``; trump t is ``27 + t``; the Excuse is 49.
 
@@ -93,12 +93,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import rng, search
-from simlab.decks import EXCUSE_SUIT, TRUMP_SUIT, get_deck
-from simlab.games.base import BOOL, OPT_BOOL, Column
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, SimlabError, knob
-from simlab.tricks import (
+from simlab.engine import rng
+from simlab.engine.decks import EXCUSE_SUIT, TRUMP_SUIT, get_deck
+from simlab.engine.game import BOOL, OPT_BOOL, Column
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     PARTNER_NEVER,
@@ -148,7 +149,7 @@ EXCUSE_B = _mask((EXCUSE,))
 FORBID_DISCARD = {"kings_bouts": KINGS | BOUTS, "kings_bouts_trumps": KINGS | BOUTS,
                   "kings": KINGS, "bouts": BOUTS, "none": EMPTY}
 # Faults (section 11), drawn per deal from the rng purpose 3, the fault stream of Tarot
-# double détente (``simlab/rng.py``): separate from the shuffles and the decisions.
+# double détente (``simlab/engine/rng.py``): separate from the shuffles and the decisions.
 FAULT = 3
 MISDEALS = ("none", "repaired", "redeal")
 CHIEN_FAULTS = ("none", "before_exchange", "after_exchange")
@@ -423,7 +424,7 @@ class Tarot4SaisonsKnobs(Knobs):
                                    "his tricks, play the Excuse rather than a card worth "
                                    "this much", lo=0, hi=20, policy=True)
     # search player (players.py): one world costs about one heuristic deal per legal move.
-    # 24 worlds (was 8): measured against the heuristic relative to the table (simlab.duel,
+    # 24 worlds (was 8): measured against the heuristic relative to the table (simlab.players.duel,
     # 600 deals, seed 3): 8 worlds -0.06 [-0.29, +0.17] (1,500 deals), 16 worlds +1.30
     # [+0.93, +1.66], 24 worlds +2.19 [+1.85, +2.52]: a bid chosen among 15 on a few
     # noisy worlds overbids, or passes a strong hand
@@ -504,7 +505,7 @@ def _vector(k: Tarot4SaisonsKnobs) -> np.ndarray:
 
 
 def _rules(k: Tarot4SaisonsKnobs) -> np.ndarray:
-    """The obligations of play as ``simlab.tricks`` rule flags."""
+    """The obligations of play as ``simlab.mechanics.tricks`` rule flags."""
     # Follow suit; void -> trump, overtrumping any trump on the trick if able (no partner
     # exemption); a trump lead must be raised if able; no trump -> anything; the Excuse
     # may always be played (catalogue #11).

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.games.base import BOOL, HEURISTIC, SEARCH, Column, KernelOutput, policy_codes
+from simlab.engine import rng
+from simlab.engine.game import BOOL, HEURISTIC, SEARCH, Column, KernelOutput, policy_codes
+from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.tarot_double_detente.players import (
     heuristic_move,
     random_move,
@@ -60,9 +62,7 @@ from simlab.games.tarot_double_detente.rules import (
     tables,
     turn_cards,
 )
-from simlab.jit import batch, hot
-from simlab.seatknobs import seat_vectors
-from simlab.tricks import EMPTY
+from simlab.mechanics.tricks import EMPTY
 
 # --- result columns -----------------------------------------------------------------
 (X_SCORE, X_BID, X_TRICKS, X_HIT, X_PART, X_MANCHE, X_BONUS, X_TOR, X_ACES, X_CAVS,

@@ -1,6 +1,6 @@
 """Tarot double détente: the players. The heuristic (hand value -> contract, an
 exact-target lead and follow), the random player, what a seat sees and the worlds
-consistent with it, and the search player (``--policy search``; simlab/search.py).
+consistent with it, and the search player (``--policy search``; simlab/mechanics/search.py).
 
 Every player decides from the part's state (``rules.py``: ``st``/``cw``) through the
 same ``legal_moves`` / ``apply_move`` the batch kernels use. The heuristic reads only
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng, search
-from simlab.decks import TRUMP_SUIT
+from simlab.engine import rng
+from simlab.engine.decks import TRUMP_SUIT
+from simlab.engine.jit import hot, hot_inline
 from simlab.games.tarot_double_detente.rules import (
     ALL0,
     ALL1,
@@ -83,8 +84,8 @@ from simlab.games.tarot_double_detente.rules import (
     outcome,
     tor_eligible,
 )
-from simlab.jit import hot, hot_inline
-from simlab.tricks import (
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     lowest,
@@ -455,7 +456,7 @@ def search_work() -> tuple:
 @hot
 def search_move(st: np.ndarray, cw: np.ndarray, kv: np.ndarray, rules: np.ndarray, tb: tuple,
                 seed: np.uint64, index: int, sub: int, sw: tuple) -> int:
-    """Determinized Monte Carlo (simlab/search.py) for the seat to move: in each of
+    """Determinized Monte Carlo (simlab/mechanics/search.py) for the seat to move: in each of
     ``search_worlds`` worlds consistent with what the seat sees, every legal move is
     played out to the end of the part by heuristic players; the move with the best
     total of the seat's own mark for the part wins (ties: the first in move order).

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from simlab.analysis.metrics import MetricDef, ratio_of_sums, root_mean
 from simlab.games.tarot_double_detente.rules import MODIFIERS, DetenteKnobs
-from simlab.metrics import MetricDef, ratio_of_sums, root_mean
 
 # --- balance questions -----------------------------------------------------------------
 SECTION = "Tarot double détente questions"

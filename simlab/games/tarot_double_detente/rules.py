@@ -76,11 +76,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab import rng, search
-from simlab.decks import TRUMP_SUIT, get_deck
-from simlab.jit import hot, hot_inline
-from simlab.knobs import Knobs, knob
-from simlab.tricks import (
+from simlab.engine import rng
+from simlab.engine.decks import TRUMP_SUIT, get_deck
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.knobs import Knobs, knob
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
     EMPTY,
     ONE,
     PARTNER_NEVER,
@@ -228,7 +229,7 @@ class DetenteKnobs(Knobs):
     tor_max_ev: int = knob(30, "heuristic: declare tout ou rien on a contract of 0 when "
                            "the expected tricks (x100) are at most this", lo=-1, hi=1300,
                            policy=True)
-    # search player (simlab/search.py; players.py)
+    # search player (simlab/mechanics/search.py; players.py)
     search_worlds: int = search.worlds_knob(16)
     search_rollouts: int = search.rollouts_knob(1)
 

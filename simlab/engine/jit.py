@@ -25,15 +25,15 @@ from typing import Any
 import numba
 from numba import njit
 
-_ROOT = Path(__file__).resolve().parent
-# Modules no kernel reads (command line, statistics, reports, the runner): editing them
+_ROOT = Path(__file__).resolve().parent.parent  # the simlab package
+# Kernels read only the engine's and the mechanics' modules (and their game's package):
+# the players, analysis and command-line layers above never reach a kernel.
+_KERNEL_LAYERS = ("engine", "mechanics")
+# Modules of those layers (and of a game's package) that no kernel reads: editing them
 # keeps the compiled kernels. Any other module counts, a new one included: a wrong guess
 # here costs a recompilation, never a stale kernel.
 _NOT_KERNEL_SOURCE = {
-    "__init__.py", "__main__.py", "analysis.py", "cli.py", "cli_analysis.py", "compare.py",
-    "duel.py", "experiment.py", "metrics.py", "players_check.py", "plots.py", "pool.py",
-    "progress.py", "report.py", "report_sums.py", "runner.py", "stats.py", "sums.py",
-    "tune.py", "questions.py",
+    "__init__.py", "pool.py", "progress.py", "runner.py", "questions.py",
 }
 _GAME_IMPORT = re.compile(r"simlab\.games\.([a-z0-9_]+)")
 
@@ -48,8 +48,8 @@ def _digest_files(paths: list[Path]) -> str:
 
 @cache
 def _shared_digest() -> str:
-    return _digest_files([p for p in _ROOT.glob("*.py") if p.name not in _NOT_KERNEL_SOURCE]
-                         + [_ROOT / "games" / "base.py"])
+    return _digest_files([p for layer in _KERNEL_LAYERS for p in (_ROOT / layer).glob("*.py")
+                          if p.name not in _NOT_KERNEL_SOURCE])
 
 
 @cache

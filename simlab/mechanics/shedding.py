@@ -14,7 +14,7 @@ Representation (all kernels)
   of each rank a seat holds) plus ``sizes`` (int64 [players]). A move is a pair
   (rank, count); legality is a few integer compares; a pass is rank -1.
 * **Physical cards** live in uint64 bitmasks ``masks`` (one per seat; decks of at most 64
-  cards, see ``simlab.tricks``) for dealing, exchanges and recording hands;
+  cards, see ``simlab.mechanics.tricks``) for dealing, exchanges and recording hands;
   ``counts_from_masks`` turns them into the play state once the exchanges are done.
 * **A series** (French "série": groups climbing until nobody plays) is the int64 vector
   ``st`` indexed by the ``ST_*`` constants: rank on the table (-1: the player to move
@@ -68,10 +68,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.games.base import HEURISTIC
-from simlab.jit import hot
-from simlab.rng import below
-from simlab.tricks import EMPTY, ONE, bit, lowest, nth
+from simlab.engine.game import HEURISTIC
+from simlab.engine.jit import hot
+from simlab.engine.rng import below
+from simlab.mechanics.tricks import EMPTY, ONE, bit, lowest, nth
 
 # --- rules ---------------------------------------------------------------------------
 RU_EQUAL = 0  # a group of the same rank as the table may be played

@@ -37,12 +37,10 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from simlab import plots, stats
-from simlab.compare import CompareResult, SweepResult
-from simlab.games.base import Game
-from simlab.knobs import SEED_CASES, SimlabError
-from simlab.metrics import Metric, MetricSet, compute_from
-from simlab.players_check import (
+from simlab.analysis import plots, stats
+from simlab.analysis.compare import CompareResult, SweepResult
+from simlab.analysis.metrics import Metric, MetricSet, compute_from
+from simlab.analysis.players_check import (
     CHANGES,
     EFFECT_SHARE,
     HOLDS,
@@ -55,11 +53,13 @@ from simlab.players_check import (
     check_players,
     checks_from,
 )
-from simlab.report_sums import ReportSums, frame_report_sums, raw_findings, tag_of
-from simlab.runner import PROVENANCE_KEY, Plan, check_folder_output
-from simlab.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate, holm
-from simlab.stats import mean as mean_estimate
-from simlab.sums import Moments
+from simlab.analysis.report_sums import ReportSums, frame_report_sums, raw_findings, tag_of
+from simlab.analysis.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate, holm
+from simlab.analysis.stats import mean as mean_estimate
+from simlab.analysis.sums import Moments
+from simlab.engine.game import Game
+from simlab.engine.knobs import SEED_CASES, SimlabError
+from simlab.engine.runner import PROVENANCE_KEY, Plan, check_folder_output
 
 STANDARD_SECTIONS = ("Seats", "Dealer position", "Balance", "Contracts", "Match")
 # metric families whose members are symmetric positions: their bar chart shows the mean
@@ -229,7 +229,7 @@ class _Doc:
         """Draw every figure not drawn yet to PNG and write it under ``fig_dir``. Drawing
         is most of a report's own time: the run's worker processes, still up, draw
         some of the figures while this process draws the others."""
-        from simlab import pool
+        from simlab.engine import pool
 
         todo = [f for f in self.figures if f.figure is not None]
         workers = pool.current()
@@ -518,7 +518,7 @@ def _same_deals(plans: Sequence[Plan]) -> bool:
 
 
 def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
-    from simlab.runner import write_checked_parquet  # with the check simlab.load reads
+    from simlab.engine.runner import write_checked_parquet  # with the check simlab.load reads
 
     write_checked_parquet(frame, path, {PROVENANCE_KEY: json.dumps(plan.provenance(), default=str)})
 
@@ -540,7 +540,7 @@ def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
 #   ``difference`` names a difference of two metrics, e.g. "round 2 minus round 1";
 # * ``control`` and ``paired`` (optional) — knob values of a control run on the same
 #   deals (and, under the key ``seat_values``, {seat: {policy knob: value}} given to
-#   those seats' players only, ``simlab.seatknobs``), and a function of the number of
+#   those seats' players only, ``simlab.engine.seatknobs``), and a function of the number of
 #   players giving the per-row expression both runs are measured with; the answer is
 #   then the paired difference, this run − control;
 # * ``companion`` and ``companion_text`` (optional) — when this run has not got the
@@ -1333,7 +1333,7 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
     ``metric_set`` defaults to every metric of the game on the run. With neither (a
     sweep's report: every grid point was its own run) only the comparison / sweep
     sections are written. ``players``
-    (``simlab.players_check.check_players``) and ``skill`` (``skill_check``) fill the
+    (``simlab.analysis.players_check.check_players``) and ``skill`` (``skill_check``) fill the
     Players section; without them it lists the policies and the run's own health checks.
     ``kernels``: (compiling, loading) seconds of ``seconds`` spent on the kernels
     (``runner.kernel_clock``), shown apart from the run time."""
@@ -1392,7 +1392,7 @@ def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame |
         _comparison(doc, comparison)
     if sweep is not None:
         _sweep(doc, sweep)
-    from simlab.metrics import sides_method, sides_of
+    from simlab.analysis.metrics import sides_method, sides_of
 
     _method(doc, conf, plan.level, sides_method(sides_of(game, plan.knobs)),
             sum(f.tested for f in found))

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simlab import stats
+from simlab.analysis import stats
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import plan, simulate
+from simlab.engine.seatknobs import policy_name
 from simlab.games import get_game
-from simlab.knobs import SimlabError
-from simlab.runner import plan, simulate
-from simlab.seatknobs import policy_name
 
 
 @dataclass(frozen=True)

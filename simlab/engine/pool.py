@@ -2,7 +2,7 @@
 
 Why not joblib's loky here: a killed loky run leaves named semaphores and memmapping
 folders in ``/dev/shm``, and its workers receive whole frames through pipes. These
-workers are plain child processes (``python -m simlab.pool``) that talk to the parent over
+workers are plain child processes (``python -m simlab.engine.pool``) that talk to the parent over
 their stdin/stdout: no named semaphore, no shared memory, nothing to leak. A worker reads a
 task, runs it, writes back a small result (chunks travel as files, see ``runner``), and
 exits when its stdin closes, i.e. when the parent is gone. The parent takes chunks from
@@ -82,7 +82,7 @@ class Pool:
         self.warming: set[int] = set()  # stdout fds of workers still running a warm-up
         parent = str(os.getpid())
         for _ in range(size):
-            proc = subprocess.Popen([sys.executable, "-m", "simlab.pool", parent],
+            proc = subprocess.Popen([sys.executable, "-m", "simlab.engine.pool", parent],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     close_fds=True)
             self.procs.append(proc)
@@ -224,7 +224,7 @@ def _worker(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     inp, out = sys.stdin.fileno(), sys.stdout.fileno()
     sys.stdout = sys.stderr  # a stray print must not corrupt the result stream
-    from simlab.runner import _watch_parent
+    from simlab.engine.runner import _watch_parent
 
     _watch_parent(parent)  # exit at once when the parent dies, even mid-chunk wait
     while True:

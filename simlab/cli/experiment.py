@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simlab.knobs import SimlabError, check_file_knobs, check_path, read_toml, toml_line
+from simlab.engine.knobs import SimlabError, check_file_knobs, check_path, read_toml, toml_line
 
 TOP_KEYS = ("name", "game", "title", "n", "precision", "max_deals", "seed", "level",
             "policies", "jobs", "out", "notes", "knobs", "compare", "sweep")
@@ -135,7 +135,7 @@ def load_experiment(path: str | Path) -> Experiment:
     data, text = read_toml(p, "experiment file")
     unknown = [k for k in data if k not in TOP_KEYS]
     if unknown:
-        from simlab.knobs import did_you_mean
+        from simlab.engine.knobs import did_you_mean
 
         hint = did_you_mean(unknown[0], TOP_KEYS)
         if "game" in data and not any(k in data for k in ("n", "precision", "knobs")):
@@ -181,8 +181,8 @@ def _short(v: Any) -> str:
 def _check_game_values(ex: Experiment, where: str, text: str) -> None:
     """The game, its knobs (base, B, every sweep point) and policies, as the run will
     use them: refused here, before the run's work."""
+    from simlab.engine.runner import plan
     from simlab.games import get_game
-    from simlab.runner import plan
 
     try:
         g = get_game(ex.game)

@@ -3,9 +3,9 @@
 A metric is defined once, as a per-row polars expression (``expr``) averaged over the rows
 where ``where`` holds: a rate when ``expr`` is boolean, a mean otherwise; or as a ratio of
 sums, a standard deviation or a root mean square of per-row parts (``Derived``). Every
-metric is computed from exact sums over its rows (``metric_moments``, ``simlab.sums``),
+metric is computed from exact sums over its rows (``metric_moments``, ``simlab.analysis.sums``),
 which add up over any split of the rows: the same definition serves a single run
-(``evaluate``), chunks measured where they were played (``simlab.compare``), a variant
+(``evaluate``), chunks measured where they were played (``simlab.analysis.compare``), a variant
 comparison on the same deals and precision-driven runs, with the same figures to the last
 bit. Which metrics exist depends only on the frame's columns; what the data decide is
 whether one is shown (``MetricDef.min_n``, ``shown_if``: counts, which add up too).
@@ -27,10 +27,10 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from simlab import stats
-from simlab.games.base import Sides, fixed_sides
-from simlab.stats import DEFAULT_CONF, Estimate
-from simlab.sums import Moments, moments_of
+from simlab.analysis import stats
+from simlab.analysis.stats import DEFAULT_CONF, Estimate
+from simlab.analysis.sums import Moments, moments_of
+from simlab.engine.game import Sides, fixed_sides
 
 
 @dataclass(frozen=True)
@@ -619,7 +619,7 @@ def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
 # A ratio of sums, a standard deviation or a root mean square is not the mean of one
 # per-row value: it is a smooth function of the means of a few per-row components, and
 # its interval comes from the delta method. Defined by their components (``Derived``),
-# they are computed from sums that add up over any split of the rows (``simlab.sums``).
+# they are computed from sums that add up over any split of the rows (``simlab.analysis.sums``).
 @dataclass(frozen=True)
 class Derived:
     """A metric's value as a function of the means of per-row ``parts`` over the

@@ -1,5 +1,5 @@
 """The analysis commands of the ``simlab`` CLI: how-often, compare, sweep, report,
-experiment, duel, tune. ``simlab.cli`` registers them; shared helpers come from there."""
+experiment, duel, tune. ``simlab.cli.commands`` registers them; shared helpers come from there."""
 
 from __future__ import annotations
 
@@ -10,26 +10,26 @@ import time
 from pathlib import Path
 from typing import Any
 
-from simlab.knobs import SimlabError, load_variant, parse_assignments
-from simlab.runner import LEVELS, Plan, check_folder_output, kernel_clock, plan
+from simlab.engine.knobs import SimlabError, load_variant, parse_assignments
+from simlab.engine.runner import LEVELS, Plan, check_folder_output, kernel_clock, plan
 
 
 # --- output helpers -----------------------------------------------------------------------
 def _table(headers, rows, right=None) -> str:
-    from simlab.cli import table
+    from simlab.cli.commands import table
 
     return table(headers, rows, right=right)
 
 
 def _paragraph(text: str) -> str:
-    from simlab.cli import _paragraph as paragraph
+    from simlab.cli.commands import _paragraph as paragraph
 
     return paragraph(text)
 
 
 def _fmt_est(e, unit: str = "") -> list[str]:
     """Value, interval and n; rates and shares in %, differences of rates in pp."""
-    from simlab.stats import CONSTANT_ROWS, MIN_MEAN_N, POINTS_UNITS, TOO_FEW_ROWS, is_percent
+    from simlab.analysis.stats import CONSTANT_ROWS, MIN_MEAN_N, POINTS_UNITS, TOO_FEW_ROWS, is_percent
 
     if e.n == 0 or math.isnan(e.value):
         return ["-", "-", "0"]
@@ -50,7 +50,7 @@ def _fmt_est(e, unit: str = "") -> list[str]:
 
 
 def _fmt_diff(kind: str, x: float, unit: str = "") -> str:
-    from simlab.stats import is_percent
+    from simlab.analysis.stats import is_percent
 
     if math.isnan(x):
         return "-"
@@ -75,7 +75,7 @@ def _holm_cell(r) -> str:
     if r.duplicate_of:  # its original's title is in the report; here a short mark
         return "= above"
     if math.isnan(r.p_holm):
-        from simlab.stats import IDENTICAL
+        from simlab.analysis.stats import IDENTICAL
 
         return "identical" if r.diff.status == IDENTICAL else "not tested"
     return "< 1e-300" if r.p_holm == 0 else f"{r.p_holm:.3g}"  # as the report says it
@@ -112,7 +112,7 @@ def compare_table(result) -> str:
 
 # --- argument helpers -----------------------------------------------------------------------
 def _common(p: argparse.ArgumentParser, *, n_required: bool = True) -> None:
-    from simlab.cli import _count, _jobs
+    from simlab.cli.commands import _count, _jobs
     from simlab.games import game_names
 
     p.add_argument("game", help=f"game slug ({', '.join(game_names())})")
@@ -146,12 +146,12 @@ def _plan(args, n: int, params: dict[str, Any] | None = None, record_hands: bool
 
 # --- how-often --------------------------------------------------------------------------
 def cmd_how_often(args) -> int:
-    from simlab.analysis import how_often_run, parse_expr
+    from simlab.analysis.queries import how_often_run, parse_expr
 
     parse_expr(args.expression)  # bad expressions fail before any simulation
     if args.where:
         parse_expr(args.where)
-    from simlab.cli import _backend_from
+    from simlab.cli.commands import _backend_from
 
     backend, where = _backend_from(args)
     p = _plan(args, args.n, parse_assignments(args.set), record_hands=args.record_hands)
@@ -173,7 +173,7 @@ def cmd_how_often(args) -> int:
 
 # --- duel ---------------------------------------------------------------------------------
 def cmd_duel(args) -> int:
-    from simlab.duel import duplicate
+    from simlab.players.duel import duplicate
 
     params = parse_assignments(args.set)
     t0 = time.perf_counter()
@@ -189,7 +189,7 @@ def cmd_duel(args) -> int:
 def cmd_tune(args) -> int:
     import sys
 
-    from simlab.tune import format_result, tune, write_variant
+    from simlab.players.tune import format_result, tune, write_variant
 
     params: dict[str, Any] = {}
     if args.variant:
@@ -239,8 +239,8 @@ def variant_side(text: str | None, game: str, flag: str) -> dict[str, Any]:
 
 
 def cmd_compare(args) -> int:
-    from simlab.cli import _backend_from
-    from simlab.compare import compare_runs
+    from simlab.analysis.compare import compare_runs
+    from simlab.cli.commands import _backend_from
 
     a = variant_side(args.a, args.game, "--a")
     b = variant_side(args.b, args.game, "--b")
@@ -266,7 +266,7 @@ def cmd_compare(args) -> int:
     print(_paragraph(f"Note: {result.intervals_note()}; B - A is B's figure minus A's, each "
                      "over its own deals with its own rules, paired by deal."))
     if args.out is not None:
-        from simlab.report import write_report
+        from simlab.analysis.report import write_report
 
         out = write_report(args.out, game=result.game, plan=result.plan_b, frame=result.frame_b,
                            seconds=seconds, comparison=result, sums=result.sums_b,
@@ -277,7 +277,7 @@ def cmd_compare(args) -> int:
 
 
 def _sweep_cell(e, unit: str = "") -> str:
-    from simlab.stats import TOO_FEW_ROWS, is_percent
+    from simlab.analysis.stats import TOO_FEW_ROWS, is_percent
 
     if e.status == TOO_FEW_ROWS:
         return "too few"
@@ -294,7 +294,7 @@ def _sweep_cell(e, unit: str = "") -> str:
 def sweep_table(result, width: int | None = None) -> str:
     """Headline metrics (rows) by grid point (columns); points that do not fit the width
     go to further blocks of the same rows."""
-    from simlab.cli import output_width
+    from simlab.cli.commands import output_width
 
     limit = output_width() if width is None else width
     labels = [" ".join(f"{k}={v}" for k, v in pt.values.items()) for pt in result.points]
@@ -322,7 +322,7 @@ def sweep_table(result, width: int | None = None) -> str:
 
 # --- sweep --------------------------------------------------------------------------------
 def cmd_sweep(args) -> int:
-    from simlab.compare import parse_grid, sweep
+    from simlab.analysis.compare import parse_grid, sweep
 
     grid = parse_grid(args.grid)
     base = dict(load_variant(args.variant, game=args.game)) if args.variant else {}
@@ -338,7 +338,7 @@ def cmd_sweep(args) -> int:
                      "each cell is the estimate ± the larger distance from it to a bound of its "
                      "95% interval (rates in %, ± in percentage points)"))
     print(sweep_table(result))
-    from simlab.report import write_report
+    from simlab.analysis.report import write_report
 
     last = result.points[-1]
     out = write_report(out, game=result.game, plan=last.plan, frame=None, seconds=seconds,
@@ -356,9 +356,9 @@ def run_for_report(p: Plan, precision: float | None, max_n: int | None, out: Pat
     """(sums, metric set, seconds, notes) for a plan, or until ``precision``: the deals
     are played chunk by chunk where each chunk runs, reduced there to the report's sums
     and written to ``out/results.parquet``; no row comes back here."""
-    from simlab.analysis import report_to_precision
-    from simlab.metrics import compute_from
-    from simlab.report_sums import run_report_sums
+    from simlab.analysis.metrics import compute_from
+    from simlab.analysis.queries import report_to_precision
+    from simlab.analysis.report_sums import run_report_sums
 
     t0 = time.perf_counter()
     notes: list[str] = []
@@ -390,12 +390,12 @@ def cmd_report(args) -> int:
     out = check_folder_output(args.out)  # before the work, not after
     if args.precision is not None and args.max_deals is not None and args.max_deals < first:
         raise SimlabError(f"--max-deals ({args.max_deals:,}) is smaller than -n ({first:,})")
-    from simlab.cli import _backend_from
-    from simlab.report_sums import start_report_workers
+    from simlab.analysis.report_sums import start_report_workers
+    from simlab.cli.commands import _backend_from
 
     backend, where = _backend_from(args)
     start_report_workers(p, backend)  # they start while the report's modules load here
-    from simlab.report import write_report
+    from simlab.analysis.report import write_report
 
     kernels = kernel_clock()
     sums, ms, seconds, notes = run_for_report(p, args.precision, args.max_deals, out,
@@ -419,8 +419,8 @@ def players_for_report(p: Plan, frame, sums, ms, players_n: int, skill_policy: s
     """The Players section's checks (the run's own, from its ``sums``; duplicate edges and
     hand strength on ``players_n`` deals) and, with ``skill_policy``, the headline answers
     under that policy (on the run's first deals: ``frame``'s, or played again)."""
-    from simlab.players_check import check_players, skill_check
-    from simlab.report import run_checks
+    from simlab.analysis.players_check import check_players, skill_check
+    from simlab.analysis.report import run_checks
 
     t0 = time.perf_counter()
     players = check_players(p.game, p, n=min(players_n, p.n) if p.n >= 20 else 0,
@@ -444,15 +444,15 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
     replaced only with ``force`` (``experiment.report_folder``)."""
     from dataclasses import replace
 
-    from simlab.compare import compare_runs, sweep
-    from simlab.experiment import load_experiment
-    from simlab.report_sums import start_report_workers
+    from simlab.analysis.compare import compare_runs, sweep
+    from simlab.analysis.report_sums import start_report_workers
+    from simlab.cli.experiment import load_experiment
 
     ex = load_experiment(path)
     if n is not None:
         ex = replace(ex, n=n, precision=None, max_deals=None)
     workers = ex.jobs if jobs is None else jobs
-    from simlab.runner import cpu_count
+    from simlab.engine.runner import cpu_count
 
     if workers > cpu_count():  # an experiment runs here: more processes than cores only cost memory
         log(f"jobs {workers} is more than this machine's {cpu_count()} cores; using {cpu_count()}")
@@ -462,7 +462,7 @@ def run_experiment(path: str | Path, *, jobs: int | None = None, progress: bool 
              level=ex.level, progress=progress)
     out = check_folder_output(ex.out_dir(out, force))  # before the work, not after
     start_report_workers(p)  # they start while the report's modules load here
-    from simlab.report import write_report
+    from simlab.analysis.report import write_report
 
     kernels = kernel_clock()
     sums, ms, seconds, notes = run_for_report(p, ex.precision, ex.max_deals, out, log=log)
@@ -501,7 +501,7 @@ def cmd_experiment(args) -> int:
 
 # --- registration -------------------------------------------------------------------------
 def add_commands(sub, formatter) -> None:
-    from simlab.cli import _count, _jobs, _positive
+    from simlab.cli.commands import _count, _jobs, _positive
 
     p = sub.add_parser(
         "how-often", help="probability of any event, with its interval and count",
@@ -526,7 +526,7 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("expression", help="boolean polars expression, e.g. \"pl.col('capot')\"")
     p.add_argument("--where", metavar="EXPR", help="only count rows where this is true")
     p.add_argument("--record-hands", action="store_true", help="add dealt_s{i} / hand_s{i}")
-    from simlab.cli import _backend_args
+    from simlab.cli.commands import _backend_args
 
     _backend_args(p)
     p.set_defaults(func=cmd_how_often)
@@ -626,7 +626,7 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("--out", type=Path, metavar="DIR", help="also write a report there (the "
                    "report needs both runs' rows; without it, each chunk of deals is measured "
                    "where it is played, so memory does not grow with -n)")
-    from simlab.cli import _backend_args
+    from simlab.cli.commands import _backend_args
 
     _backend_args(p)
     p.set_defaults(func=cmd_compare)
@@ -671,7 +671,7 @@ def add_commands(sub, formatter) -> None:
                         "stronger play\" or \"changes with the players\"")
     p.add_argument("--skill-n", type=_positive, default=1000, metavar="N",
                    help="deals for --skill-check (default 1000)")
-    from simlab.cli import _backend_args
+    from simlab.cli.commands import _backend_args
 
     _backend_args(p)  # the report's deals; its Players checks run here
     p.set_defaults(func=cmd_report)
@@ -703,7 +703,7 @@ def add_commands(sub, formatter) -> None:
 
 
 def _players_args(p) -> None:
-    from simlab.cli import _count_or_zero
+    from simlab.cli.commands import _count_or_zero
 
     p.add_argument("--players-n", type=_count_or_zero, default=DEFAULT_PLAYERS_N, metavar="N",
                    help="deals for the Players section's duplicate edges (heuristic vs "

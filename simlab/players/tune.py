@@ -1,10 +1,10 @@
 """``simlab tune``: policy-knob values that play better against the current field.
 
 One seat (or, in team games, one side) plays candidate values of the game's policy knobs
-(``simlab.seatknobs``) against a field playing the current values, on the same deals with
-the seats rotated (duplicate play, ``simlab.duel``): a candidate's *gain* is its mean
+(``simlab.engine.seatknobs``) against a field playing the current values, on the same deals with
+the seats rotated (duplicate play, ``simlab.players.duel``): a candidate's *gain* is its mean
 result per deal minus what the current values score in the same seats on the same deals,
-each score relative to its table (``simlab.duel``: what a move pays the others counts).
+each score relative to its table (``simlab.players.duel``: what a move pays the others counts).
 
 The search is successive halving over one-knob moves: every candidate (each tuned knob
 moved by 1, 2, 4, 8 steps either way within its range, the other choices of a choice or
@@ -25,12 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from simlab import stats
-from simlab.duel import arrangements, per_deal_edge
+from simlab.analysis import stats
+from simlab.engine.knobs import Knobs, SimlabError
+from simlab.engine.runner import plan, simulate
+from simlab.engine.seatknobs import SEP, policy_knob_names
 from simlab.games import get_game
-from simlab.knobs import Knobs, SimlabError
-from simlab.runner import plan, simulate
-from simlab.seatknobs import SEP, policy_knob_names
+from simlab.players.duel import arrangements, per_deal_edge
 
 STEPS = (1, 2, 4, 8)
 FLOAT_STEPS = (0.1, 0.25, 0.5)

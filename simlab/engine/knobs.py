@@ -157,7 +157,7 @@ def knob(default: Any, help: str, *, choices: tuple | None = None, lo: float | N
     from a clear, playable text in no other case. ``policy`` marks knobs of the heuristic
     policy, not the game; ``per_seat=False`` marks a policy knob that is one setting of the
     run (what it records, say), which a seat's policy spec cannot set
-    (``simlab.seatknobs``)."""
+    (``simlab.engine.seatknobs``)."""
     # every departure's reason is checked by tests/test_seed_defaults.py
     meta = {"help": help, "choices": choices, "lo": lo, "hi": hi, "seed_value": seed_value,
             "seed_case": seed_case, "seed_why": seed_why, "policy": policy,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.jit import hot
+from simlab.engine.jit import hot
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -33,7 +33,7 @@ SHUFFLE = 0
 POLICY = 1
 SETUP = 2  # e.g. who deals first in a match
 # 3: Tarot double détente's fault draws (its own constant, kept for its existing runs)
-SEARCH = 4  # the search player's sampled worlds and playouts (simlab/search.py)
+SEARCH = 4  # the search player's sampled worlds and playouts (simlab/mechanics/search.py)
 
 
 @hot

@@ -24,10 +24,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simlab import stats
-from simlab.games import get_game
-from simlab.games.base import Game
-from simlab.metrics import (
+from simlab.analysis import stats
+from simlab.analysis.metrics import (
     MOMENT_BATCH,
     MetricDef,
     MetricSet,
@@ -46,8 +44,19 @@ from simlab.metrics import (
     present,
     shown,
 )
-from simlab.progress import Progress
-from simlab.runner import (
+from simlab.analysis.stats import (
+    DEFAULT_CONF,
+    IDENTICAL,
+    Comparison,
+    Estimate,
+    PairedMoments,
+    difference_from,
+    holm,
+)
+from simlab.analysis.sums import Moments, add_tables, cross_of, exact_sum
+from simlab.engine.game import Game
+from simlab.engine.progress import Progress
+from simlab.engine.runner import (
     Plan,
     execute,
     execute_paired_reduced,
@@ -58,16 +67,7 @@ from simlab.runner import (
     run_chunk,
     run_tasks,
 )
-from simlab.stats import (
-    DEFAULT_CONF,
-    IDENTICAL,
-    Comparison,
-    Estimate,
-    PairedMoments,
-    difference_from,
-    holm,
-)
-from simlab.sums import Moments, add_tables, cross_of, exact_sum
+from simlab.games import get_game
 
 INTERVALS_NOTE = ("intervals are unadjusted {pct} intervals, one metric at a time; only the Holm p-values "
                   "are adjusted (over the {m} distinct, estimable metrics), so an interval may exclude 0 "
@@ -449,8 +449,8 @@ def _chunk_report_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int
 def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                      scheduler: str | None = None, report_dir: Path | None = None,
                      report_b: bool = True) -> tuple[list[CompareRow], Any]:
-    from simlab.report_sums import report_run, warm_figures
-    from simlab.runner import merge_part_files, part_files, scratch_parts
+    from simlab.analysis.report_sums import report_run, warm_figures
+    from simlab.engine.runner import merge_part_files, part_files, scratch_parts
 
     whole_a, whole_b = pa, pb
     pa, pb = grouped(pa), grouped(pb)
@@ -483,7 +483,7 @@ def _compare_reduced(pa: Plan, pb: Plan, conf: float, *, backend: str = "loky",
                     merge_part_files(part_files(folders[1]),
                                      Path(report_dir) / "results_b.parquet", whole_b)
         except OSError as e:  # a full disk, a folder made read-only meanwhile...
-            from simlab.knobs import SimlabError
+            from simlab.engine.knobs import SimlabError
 
             raise SimlabError(f"cannot write the results into {str(report_dir)!r}: "
                               f"{e.strerror or e}; free some space or give another --out, "
@@ -588,7 +588,7 @@ class SweepResult:
 
 def parse_grid(items: list[str]) -> dict[str, list[str]]:
     """``["key=v1,v2,v3", ...]`` -> {key: [v1, v2, v3]} (values still strings)."""
-    from simlab.knobs import SimlabError
+    from simlab.engine.knobs import SimlabError
 
     grid: dict[str, list[str]] = {}
     for item in items:

@@ -7,7 +7,7 @@ function of a ``ReportSums``: built where a chunk of deals was played
 (``runner.execute_reduced`` with ``parts``: the worker also writes the chunk's rows to
 disk) and added in the parent, or built from a whole frame in one go. The two give the
 same report, to the last bit, whatever the jobs or chunk size: counts are integers, and
-the sums come from ``simlab.sums`` (exact).
+the sums come from ``simlab.analysis.sums`` (exact).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simlab.metrics import MetricDef, MetricSums, game_defs, metric_moments, metric_sums
-from simlab.sums import Moments, moments_of
+from simlab.analysis.metrics import MetricDef, MetricSums, game_defs, metric_moments, metric_sums
+from simlab.analysis.sums import Moments, moments_of
 
 # --- the game's findings that need other runs of the same deals ---------------------------
 
@@ -98,7 +98,7 @@ def check_defs(game, knobs, level: str, columns: list[str]) -> list[MetricDef]:
         out.append(MetricDef("check.nobody_takes", "nobody takes", "checks",
                              ~(pl.col("taker") >= 0)))
     if level == "deal":
-        from simlab.players_check import decision_kinds
+        from simlab.analysis.players_check import decision_kinds
 
         for i, (title, expr, where, _) in enumerate(decision_kinds(game, knobs, columns)):
             out.append(MetricDef(f"check.decision.{i}", title, "checks", expr, where))
@@ -324,8 +324,8 @@ def chunk_report_sums(frame: pl.DataFrame, start: int, count: int, *, game: Any,
                       other: OtherRuns) -> ReportSums:
     """A chunk's ``ReportSums`` where it was played: its control and companion runs are
     played here too, on the same deals, and only the sums leave (no definitions)."""
+    from simlab.engine.runner import run_chunk
     from simlab.games import get_game
-    from simlab.runner import run_chunk
 
     g = get_game(game) if isinstance(game, str) else game
 
@@ -342,7 +342,7 @@ def chunk_report_sums(frame: pl.DataFrame, start: int, count: int, *, game: Any,
 def frame_report_sums(plan, frame: pl.DataFrame) -> ReportSums:
     """``ReportSums`` of a run's whole ``frame`` (``plan``: the run); the findings' control
     and companion runs of the same deals are played here (on ``plan.jobs`` cores)."""
-    from simlab.runner import execute
+    from simlab.engine.runner import execute
 
     g = plan.game
     other = other_runs(g, plan.knobs, plan.policies, plan.level,
@@ -379,7 +379,7 @@ def report_run(p) -> ReportRun:
     """``ReportRun`` of plan ``p`` (chunked as ``compare.grouped`` keeps it)."""
     from functools import partial
 
-    from simlab.runner import execute, game_ref
+    from simlab.engine.runner import execute, game_ref
 
     g = p.game
 
@@ -401,8 +401,8 @@ def report_run(p) -> ReportRun:
 def start_report_workers(plan, backend: str = "loky") -> bool:
     """Start the worker processes of a surely long report run of ``plan`` now, before this
     process's own preparation (``runner.start_workers``); whether it did."""
-    from simlab.compare import grouped
-    from simlab.runner import start_workers
+    from simlab.analysis.compare import grouped
+    from simlab.engine.runner import start_workers
 
     return start_workers(grouped(plan), ReportRun.cost, backend)
 
@@ -410,7 +410,8 @@ def start_report_workers(plan, backend: str = "loky") -> bool:
 def warm_figures() -> None:
     """Have the run's live workers, if any, load matplotlib now: they draw some of the
     report's figures, while this process merges the parts and builds the report."""
-    from simlab import plots, pool
+    from simlab.analysis import plots
+    from simlab.engine import pool
 
     workers = pool.current()
     if workers is not None:
@@ -427,8 +428,8 @@ class _Rounds:
         self.backend, self.scheduler = backend, scheduler
 
     def __call__(self, q) -> ReportSums:
-        from simlab.compare import grouped
-        from simlab.runner import execute_parts_reduced
+        from simlab.analysis.compare import grouped
+        from simlab.engine.runner import execute_parts_reduced
 
         q = grouped(q)
         chunks = execute_parts_reduced(q, self.scratch, self.run.reduce, self.run.cost,
@@ -439,7 +440,7 @@ class _Rounds:
 
     def finish(self, whole) -> None:
         """Merge every round's parts into the results file (``whole``: the run)."""
-        from simlab.runner import merge_part_files, part_files
+        from simlab.engine.runner import merge_part_files, part_files
 
         warm_figures()
         merge_part_files(part_files(self.scratch), self.results, whole)
@@ -455,9 +456,9 @@ def round_report_sums(plan, results, backend: str = "loky", scheduler: str | Non
     parts are removed either way."""
     from pathlib import Path
 
-    from simlab.compare import grouped
-    from simlab.knobs import SimlabError
-    from simlab.runner import scratch_parts
+    from simlab.analysis.compare import grouped
+    from simlab.engine.knobs import SimlabError
+    from simlab.engine.runner import scratch_parts
 
     results = Path(results)
     run = report_run(grouped(plan))

@@ -1,7 +1,7 @@
 """Poker hand ranking with wild Jokers, for any poker-like game (numba-friendly).
 
 A hand is a bit mask of *natural* cards plus a number of wild Jokers. Natural card ids
-follow the standard decks (``simlab.decks``, "52"/"54"): ``id = suit * 13 + r`` with
+follow the standard decks (``simlab.engine.decks``, "52"/"54"): ``id = suit * 13 + r`` with
 ``r = 0 .. 12`` for 2, 3, .., 10, J, Q, K, A. Every natural card is distinct (one pack).
 
 Categories, lowest to highest (the poker ones; no five of a kind)::
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.jit import batch, hot
+from simlab.engine.jit import batch, hot
 
 N_RANKS = 13
 N_SUITS = 4

@@ -30,11 +30,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import polars as pl
 
-from simlab import stats
-from simlab.duel import DuelResult, duplicate
-from simlab.games.base import Game
-from simlab.metrics import MetricSet
-from simlab.runner import Plan, execute
+from simlab.analysis import stats
+from simlab.analysis.metrics import MetricSet
+from simlab.engine.game import Game
+from simlab.engine.runner import Plan, execute
+from simlab.players.duel import DuelResult, duplicate
 
 CAP_WARN = 0.005  # a safety cap may stop at most 0.5 % of deals or matches
 MADE_WARN = 0.25  # a contract bid in >= 1 % of takes must be made >= 25 % of the time
@@ -92,7 +92,7 @@ def _pct(e: stats.Estimate) -> str:
 
 def frame_checks(game: Game, plan: Plan, frame: pl.DataFrame) -> list[Check]:
     """The health checks computed from the run's own rows."""
-    from simlab.report_sums import check_sums
+    from simlab.analysis.report_sums import check_sums
 
     return checks_from(game, plan, frame.height, frame.schema,
                        *check_sums(game, plan.knobs, plan.level, frame))
@@ -103,8 +103,8 @@ def checks_from(game: Game, plan: Plan, rows: int, schema: pl.Schema, moments: l
     """The health checks from the run's sums (``report_sums``): ``moments`` of its
     ``check_defs`` rates, and per contract label bid (deals, made known, made), on
     ``rows`` rows of this ``schema``."""
-    from simlab.metrics import estimate_of
-    from simlab.report_sums import check_defs
+    from simlab.analysis.metrics import estimate_of
+    from simlab.analysis.report_sums import check_defs
 
     columns = list(schema.names())
     rate = {d.key: estimate_of(d, m) for d, m in
@@ -445,7 +445,7 @@ def references(game: Game, ms: MetricSet, n_players: int) -> dict[str, float]:
     """Per metric key, the reference its finding tests it against (a number, a function
     of the number of players, or another metric's value in ``ms``): what its effect is
     measured from. Findings against a control run are left out."""
-    from simlab.report_sums import raw_findings
+    from simlab.analysis.report_sums import raw_findings
 
     values = {m.key: m.estimate.value for m in ms.metrics}
     out: dict[str, float] = {}
@@ -468,8 +468,8 @@ def skill_check(game: Game, plan: Plan, frame: pl.DataFrame | None, ms: MetricSe
     ``n`` deals, paired with the run's own rows on those deals (without ``frame``, those
     deals are played again: every deal has its own stream): both estimates, the paired
     difference with its interval and its TOST interval, and the equivalence margin."""
-    from simlab.compare import compare_frames
-    from simlab.knobs import SimlabError
+    from simlab.analysis.compare import compare_frames
+    from simlab.engine.knobs import SimlabError
 
     if policy not in game.policies:
         raise SimlabError(f"unknown policy {policy!r} for --skill-check; valid policies: "

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import rng
-from simlab.jit import hot
-from simlab.knobs import knob
+from simlab.engine import rng
+from simlab.engine.jit import hot
+from simlab.engine.knobs import knob
 
 # Scratch space sample_owners needs: 2 * 2**slots (set histogram, subset sums) + slots
 # (capacities left) + cards (visiting order).

@@ -20,10 +20,9 @@ from typing import Any, NoReturn
 
 import polars as pl
 
-from simlab.games import game_names, get_game
-from simlab.games.base import Game
-from simlab.knobs import SimlabError, parse_assignments
-from simlab.runner import (
+from simlab.engine.game import Game
+from simlab.engine.knobs import SimlabError, parse_assignments
+from simlab.engine.runner import (
     BACKENDS,
     LEVELS,
     Plan,
@@ -45,6 +44,7 @@ from simlab.runner import (
     simulate,
     wilson,
 )
+from simlab.games import game_names, get_game
 
 DEMO_OUT = Path("out/demo-belote.parquet")
 
@@ -389,7 +389,7 @@ def cmd_params(args: argparse.Namespace) -> int:
 def _departures_text(g: Game) -> str:
     """The defaults that differ from the rulebook's printed text, each with its reason:
     what every answer with the defaults relies on."""
-    from simlab.knobs import SEED_CASES
+    from simlab.engine.knobs import SEED_CASES
 
     deps = g.knobs.departures()
     if not deps:
@@ -408,7 +408,7 @@ def _departures_text(g: Game) -> str:
 
 
 def cmd_columns(args: argparse.Namespace) -> int:
-    from simlab.games.base import BOOL, INT, OPT_BOOL, WIDE_COLUMNS
+    from simlab.engine.game import BOOL, INT, OPT_BOOL, WIDE_COLUMNS
 
     g = get_game(args.game)
     knobs = g.make_knobs(parse_assignments(args.set))
@@ -553,15 +553,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     import shutil
 
-    from simlab.report_sums import run_report_sums, start_report_workers
-    from simlab.runner import check_file_output, check_folder_output
+    from simlab.analysis.report_sums import run_report_sums, start_report_workers
+    from simlab.engine.runner import check_file_output, check_folder_output
 
     p = plan("belote", args.n, seed=0, policies="heuristic", jobs=-1, level="deal",
              progress=False if args.no_progress else None)
     out = check_file_output(args.out)
     report_dir = check_folder_output(out.parent / "demo-report")
     start_report_workers(p)  # they start while the report's modules load here
-    from simlab.report import write_report
+    from simlab.analysis.report import write_report
 
     print(f"demo: Belote, {p.n:,} deals, seed 0, heuristic players, {p.jobs} cores "
           f"-> {out}")
@@ -590,7 +590,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from simlab.runner import rebuild_manifest, set_aside_note
+    from simlab.engine.runner import rebuild_manifest, set_aside_note
 
     folder = Path(args.dir)
     if not folder.is_dir():
@@ -931,7 +931,7 @@ def bench_scaling(args: argparse.Namespace) -> int:
             rows.append([s, label, workers, timing_n, round(rate), round(rate / workers),
                          f"x{rate / rates['local, 1 core']:.2f}"])
         if scheduler is not None:
-            from simlab.runner import executor
+            from simlab.engine.runner import executor
 
             with executor("dask", scheduler) as ex:
                 workers = ex.workers
@@ -1141,7 +1141,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 1; a machine whose speed varies needs 3 or more)")
     p.set_defaults(func=cmd_bench)
 
-    from simlab.cli_analysis import add_commands
+    from simlab.cli.analysis import add_commands
 
     add_commands(sub, _FORMATTER)
     return parser
@@ -1156,7 +1156,7 @@ def check_inputs(args: argparse.Namespace) -> None:
     (length, UTF-8), ``--max-deals`` only with a valid ``--precision``, no empty entry in a
     comma-separated list, and ``--jobs`` at most the machine's cores for a local run
     (capped, and said so on stderr)."""
-    from simlab.knobs import check_path
+    from simlab.engine.knobs import check_path
 
     for attr, label in PATH_OPTIONS.items():
         value = getattr(args, attr, None)
@@ -1284,7 +1284,7 @@ class _InterruptHandler:
             self.pending = True
         if not self.pending:
             return
-        from simlab import runner
+        from simlab.engine import runner
 
         if signum != signal.SIGINT and not runner.INTERRUPT_PENDING[0]:
             self.pending = False  # the runner raised it already

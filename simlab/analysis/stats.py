@@ -279,7 +279,7 @@ def _square_and_add_p(pa: float, na: int, pb: float, nb: int, phi: float) -> flo
 class PairedMoments:
     """What ``metric_difference`` needs of two per-deal value arrays (row *i* the same deal
     in both; a value outside a variant's base is missing): sums that one query computes
-    for many metrics at once (``simlab.compare.paired_moments``)."""
+    for many metrics at once (``simlab.analysis.compare.paired_moments``)."""
 
     size: int  # deals (rows) in both frames
     n_a: int  # deals in A's base
@@ -292,7 +292,7 @@ class PairedMoments:
     cross: float  # sum over the shared deals of (y_a - mean_a)(y_b - mean_b)
     identical: bool  # A and B hold the same value (or both none) on every deal
     # a hash of both arrays row by row (0: not computed): with the sums above, what tells
-    # two metrics with the same per-deal values apart from others (``simlab.compare``)
+    # two metrics with the same per-deal values apart from others (``simlab.analysis.compare``)
     row_hash: int = 0
 
 

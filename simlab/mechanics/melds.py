@@ -2,9 +2,9 @@
 and lay-offs onto melds on the table. Shared by the rummy family (Rami first; Loba,
 XXL, Achille, Crapette later).
 
-Cards (the ``"54"`` deck layout, ``simlab.decks``): natural card ``c = suit * 13 + r``
+Cards (the ``"54"`` deck layout, ``simlab.engine.decks``): natural card ``c = suit * 13 + r``
 with ``r = 0..12`` for 2, 3, ..., 10, J, Q, K, A; jokers are ids 52 and 53. A hand or
-any set of cards is a ``uint64`` bitmask (``simlab.tricks`` bit helpers).
+any set of cards is a ``uint64`` bitmask (``simlab.mechanics.tricks`` bit helpers).
 
 Melds (the usual French rules, as in Rami):
 
@@ -52,8 +52,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.jit import cached_njit, hot
-from simlab.tricks import EMPTY, ONE, bit, count, has, lowest
+from simlab.engine.jit import cached_njit, hot
+from simlab.mechanics.tricks import EMPTY, ONE, bit, count, has, lowest
 
 N_RANKS = 13
 N_NAT = 52

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.decks import EXCUSE_SUIT
-from simlab.jit import hot, hot_inline
-from simlab.rng import below
+from simlab.engine.decks import EXCUSE_SUIT
+from simlab.engine.jit import hot, hot_inline
+from simlab.engine.rng import below
 
 # --- obligations of play, as rule flags -------------------------------------------------
 R_MUST_TRUMP = 0  # void in the led suit -> must trump

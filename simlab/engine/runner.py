@@ -39,11 +39,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simlab.engine.game import Game, KernelOutput, parse_policies, to_frame
+from simlab.engine.knobs import Knobs, SimlabError, load_variant
+from simlab.engine.progress import Progress
+from simlab.engine.seatknobs import policy_name, seat_knobs
 from simlab.games import get_game
-from simlab.games.base import Game, KernelOutput, parse_policies, to_frame
-from simlab.knobs import Knobs, SimlabError, load_variant
-from simlab.progress import Progress
-from simlab.seatknobs import policy_name, seat_knobs
 
 LEVELS = ("deal", "match")
 DEFAULT_CHUNK = {"deal": 100_000, "match": 5_000}
@@ -228,7 +228,7 @@ def executor(backend: str = "loky", scheduler: str | None = None, jobs: int = 1
     """
     check_backend(backend, scheduler)
     if backend == "loky":
-        # local runs use simlab.pool's worker processes (started on demand, reused)
+        # local runs use simlab.engine.pool's worker processes (started on demand, reused)
         yield _Executor("loky", jobs, remote=False, workers=jobs, config={})
         return
     if backend == "dask":
@@ -309,8 +309,8 @@ COMPILE_TIMES = "compile-seconds.json"  # measured compiles, in the cache base f
 def kernel_folder(g: Game) -> Path | None:
     """The folder of a registered game's compiled kernels (``jit.cache_dir_for``); None for
     a game simlab does not compile itself (a test's) or with ``NUMBA_DISABLE_JIT``."""
+    from simlab.engine.jit import cache_dir_for
     from simlab.games import _MODULES
-    from simlab.jit import cache_dir_for
 
     if _jit_disabled() or not _MODULES.get(g.slug, "").startswith("simlab.games."):
         return None
@@ -344,7 +344,7 @@ def compile_estimate(g: Game) -> float:
     load (runnable processes per core, when above 1): a compile gets a share of a core,
     and on the development machine, loaded 5.75 to 7 per core, wall time was 2.5 to 4.5
     times the CPU time (2.4 to 2.6 in three runs of four), not the 6 to 7 the load says."""
-    from simlab.jit import _game_packages
+    from simlab.engine.jit import _game_packages
 
     folder = kernel_folder(g)
     cpu = _compile_times(folder).get(g.slug) if folder is not None else None
@@ -382,7 +382,7 @@ def load_kernels(p: Plan, timed_next: bool = False) -> None:
     Once per game and level in a process; for a game simlab does not compile itself (a
     test's, a plug-in's) only if ``timed_next`` (the caller times work next), and then every
     time; not at all with ``NUMBA_DISABLE_JIT``."""
-    from simlab.progress import notice, paused
+    from simlab.engine.progress import notice, paused
 
     if _jit_disabled():
         return
@@ -677,7 +677,7 @@ def start_workers(p: Plan, cost: float = 1.0, backend: str = "loky") -> bool:
         return False
     if not kernels_cached(p.game, p.level):  # the run compiles here first, workers then load
         return False
-    from simlab import pool
+    from simlab.engine import pool
 
     pool.get(min(p.jobs, len(p.chunks)) - 1,
              warm=(run_chunk, _chunk_args(p, game_ref(p.game), 0, 1)))
@@ -740,7 +740,7 @@ def run_tasks(p: Plan, ex: _Executor, tasks: list[tuple[int, Any, tuple, dict]],
             for i, fn, args, kwargs in tasks:
                 yield i, local(i, fn, args, kwargs)
             return
-        from simlab import pool
+        from simlab.engine import pool
 
         workers = min(ex.n_jobs, len(tasks)) - 1
         warm = (run_chunk, _chunk_args(p, game_ref(p.game), 0, 1))
@@ -1939,7 +1939,7 @@ def read_provenance(path: str | Path) -> dict[str, Any]:
                           f"{_first_line(e)}") from None
 
 
-# --- small statistics helper (simlab.stats will grow from here) ------------------------
+# --- small statistics helper (simlab.analysis.stats will grow from here) ------------------------
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for a proportion ``k / n`` (default 95%)."""
     if n <= 0:

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from simlab.decks import Deck
-from simlab.knobs import Knobs, SimlabError, did_you_mean
-from simlab.seatknobs import check_overrides, policy_name, seat_vectors, split_policy
+from simlab.engine.decks import Deck
+from simlab.engine.knobs import Knobs, SimlabError, did_you_mean
+from simlab.engine.seatknobs import check_overrides, policy_name, seat_vectors, split_policy
 
 INT, BOOL, OPT_BOOL = "int", "bool", "opt_bool"
 WIDE_COLUMNS = frozenset({"deal", "match"})  # row indices reach 1e11: Int64
@@ -100,7 +100,7 @@ def kernel_entries(deals_kernel: Callable, matches_kernel: Callable,
     count, policy codes, *kernel_args(knobs))`` (deals: then ``record_hands``) and whose
     deals kernel returns ``(rows, dealt, hands)``; the entry points every game needs,
     written once. With ``seat_vector`` (knobs -> the vector its players read), the kernels
-    take each seat's vector (``simlab.seatknobs``) right after the policy codes."""
+    take each seat's vector (``simlab.engine.seatknobs``) right after the policy codes."""
 
     def head(knobs: Knobs, policies: tuple[str, ...]) -> tuple:
         codes = policy_codes(policies)
@@ -152,12 +152,12 @@ class Game:
     # alone) compared on score_s{i}, every deal played
     sides: Callable[[Knobs], Sides] | None = None
     # game-specific hooks, all optional: "metrics" (its catalogue questions), "hand_strength"
-    # and "hand_strength_text" (simlab.players_check), "decisions" (choices a player may
+    # and "hand_strength_text" (simlab.analysis.players_check), "decisions" (choices a player may
     # or may not take), "forced_taker" (the rules always make somebody take),
     # "score_unit" (what score_s{i} counts, default "points")
     extra: dict = field(default_factory=dict)
     # its kernels take one knob vector per seat, so a policy spec may set policy knobs
-    # for one seat ("heuristic:take_threshold_1=5", simlab.seatknobs; simlab tune)
+    # for one seat ("heuristic:take_threshold_1=5", simlab.engine.seatknobs; simlab tune)
     seat_policy_knobs: bool = False
 
     def make_knobs(self, values: dict | None = None) -> Knobs:

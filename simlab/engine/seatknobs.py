@@ -22,8 +22,8 @@ from dataclasses import fields
 
 import numpy as np
 
-from simlab.jit import hot
-from simlab.knobs import Knobs, SimlabError
+from simlab.engine.jit import hot
+from simlab.engine.knobs import Knobs, SimlabError
 
 SEP = ":"
 

@@ -19,9 +19,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import search
-from simlab.jit import hot
-from simlab.tricks import EMPTY, R_PARTNER_EXEMPT, bit, cards_of, has, legal_cards, partner_winning, update_trick
+from simlab.engine.jit import hot
+from simlab.mechanics import search
+from simlab.mechanics.tricks import (
+    EMPTY,
+    R_PARTNER_EXEMPT,
+    bit,
+    cards_of,
+    has,
+    legal_cards,
+    partner_winning,
+    update_trick,
+)
 
 
 @hot

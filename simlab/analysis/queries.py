@@ -14,10 +14,10 @@ from typing import Any
 
 import polars as pl
 
-from simlab.knobs import SimlabError
-from simlab.metrics import MetricSet, compute_from, metric_sums
-from simlab.runner import Plan, execute, execute_reduced
-from simlab.stats import DEFAULT_CONF, Estimate, proportion, rate, true_and_counted
+from simlab.analysis.metrics import MetricSet, compute_from, metric_sums
+from simlab.analysis.stats import DEFAULT_CONF, Estimate, proportion, rate, true_and_counted
+from simlab.engine.knobs import SimlabError
+from simlab.engine.runner import Plan, execute, execute_reduced
 
 
 def parse_expr(text: str) -> pl.Expr:
@@ -235,7 +235,7 @@ def _cannot_evaluate(ex: Exception, columns: list[str]) -> SimlabError:
     first = first.split("; valid columns")[0]
     import re
 
-    from simlab.knobs import did_you_mean
+    from simlab.engine.knobs import did_you_mean
 
     missing = re.search(r'unable to find column "([^"]*)"', first)
     if missing:
@@ -416,7 +416,7 @@ def report_to_precision(p: Plan, target: float, max_n: int, results: Any,
     deals, figures and rows as ``run_to_precision``."""
     from pathlib import Path
 
-    from simlab.report_sums import round_report_sums
+    from simlab.analysis.report_sums import round_report_sums
 
     _check_precision(p, target, max_n)
     results = Path(results)

@@ -26,6 +26,7 @@ _MODULES = {
     "mille": "simlab.games.mille",
     "bernicle": "simlab.games.bernicle",
     "caisse": "simlab.games.caisse",
+    "batouille": "simlab.games.batouille",
 }
 
 

@@ -12,10 +12,9 @@ Quick start::
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from simlab import _moved
 from simlab.engine.knobs import SimlabError
+from simlab.engine.version import VERSION as __version__
 
 _moved.install()  # old module paths (simlab.runner & co.) for one release
 
@@ -23,8 +22,7 @@ _moved.install()  # old module paths (simlab.runner & co.) for one release
 # so ``python -m simlab`` imports its command line under a Ctrl-C guard (__main__.py)
 # rather than here, where a Ctrl-C during the imports could only end in a traceback.
 _LAZY = {"game_names": "simlab.games", "get_game": "simlab.games", "load": "simlab.engine.runner",
-         "read_provenance": "simlab.engine.runner", "run_to_parquet": "simlab.engine.runner",
-         "simulate": "simlab.engine.runner"}
+         "read_provenance": "simlab.engine.runner"}
 
 
 def __getattr__(name: str):
@@ -44,9 +42,37 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
+def _game(game):
+    """The front door resolves a slug once; the layers below take the ``Game`` value."""
+    if isinstance(game, str):
+        from simlab.games import get_game
+
+        return get_game(game)
+    return game
+
+
+def simulate(game, n: int, **options):
+    """Simulate ``n`` deals (or matches, ``level="match"``) of ``game`` (a slug such as
+    ``"belote"``, or a ``Game``) into one polars DataFrame; ``options`` as
+    ``simlab.engine.runner.simulate`` (seed, params, variant, policies, jobs, level,
+    chunk_size, record_hands, progress, backend, scheduler). Rows are identical for any
+    jobs, chunk size or backend."""
+    from simlab.engine.runner import simulate as _simulate
+
+    return _simulate(_game(game), n, **options)
+
+
+def run_to_parquet(out, game, n: int, **options):
+    """Like ``simulate`` but streams the rows to ``out`` (a ``.parquet`` file, or a
+    resumable run directory); returns ``out`` (``simlab.engine.runner.run_to_parquet``)."""
+    from simlab.engine.runner import run_to_parquet as _run_to_parquet
+
+    return _run_to_parquet(out, _game(game), n, **options)
+
+
 def how_often(frame, expr, where=None):
     """Probability that a boolean polars expression (or its text) holds for a row of
-    ``frame``, with its 95% Wilson interval and count (``simlab.analysis.stats.Estimate``)."""
+    ``frame``, with its 95% Wilson interval and count (``simlab.engine.stats.Estimate``)."""
     from simlab.analysis.queries import how_often as _how_often
 
     return _how_often(frame, expr, where)
@@ -54,16 +80,14 @@ def how_often(frame, expr, where=None):
 
 def compute_metrics(game, frame, knobs=None, level: str = "deal", conf: float = 0.95):
     """Every standard metric and the game's balance questions over ``frame``, a
-    ``simlab.analysis.stats.MetricSet`` (``.metrics``, ``.headline()``, ``.by_section()``).
+    ``simlab.engine.stats.MetricSet`` (``.metrics``, ``.headline()``, ``.by_section()``).
 
     ``game``: a slug (``"belote"``) or a ``Game``; ``knobs``: the rules the frame was
     simulated with, as a dict of knob values (``{"queen_points": 5}``; None or ``{}`` = the
     defaults) or a knobs object; ``level``: ``"deal"`` or ``"match"``, as simulated."""
     from simlab.analysis.metrics import compute
-    from simlab.engine.game import Game
-    from simlab.games import get_game
 
-    g = game if isinstance(game, Game) else get_game(game)
+    g = _game(game)
     if knobs is None or isinstance(knobs, dict):
         knobs = g.make_knobs(dict(knobs or {}))
     return compute(g, frame, knobs, level, conf)

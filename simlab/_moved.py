@@ -21,7 +21,7 @@ MOVED = {
     "simlab.shedding": "simlab.mechanics.shedding", "simlab.melds": "simlab.mechanics.melds",
     "simlab.poker": "simlab.mechanics.poker", "simlab.search": "simlab.mechanics.search",
     "simlab.duel": "simlab.players.duel", "simlab.tune": "simlab.players.tune",
-    "simlab.stats": "simlab.analysis.stats", "simlab.sums": "simlab.analysis.sums",
+    "simlab.stats": "simlab.engine.stats", "simlab.sums": "simlab.analysis.sums",
     "simlab.metrics": "simlab.analysis.metrics", "simlab.compare": "simlab.analysis.compare",
     "simlab.plots": "simlab.analysis.plots", "simlab.report": "simlab.analysis.report",
     "simlab.report_sums": "simlab.analysis.report_sums",

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 
-from simlab.analysis import stats
 from simlab.analysis.metrics import compute
+from simlab.engine import stats
+from simlab.games import get_game
 
 
 def named(game, frame, knobs, level, section) -> dict:
-    ms = compute(game, frame, knobs, level)
+    ms = compute(get_game(game), frame, knobs, level)
     return {m.key: m for m in ms.metrics if m.section == section}
 
 

@@ -14,6 +14,7 @@ from simlab.analysis.queries import how_often, parse_expr, run_to_precision
 from simlab.cli.experiment import load_experiment
 from simlab.engine.knobs import SimlabError
 from simlab.engine.runner import plan
+from simlab.games import get_game
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +42,10 @@ def test_how_often_run_counts_chunks_where_they_run(frame, jobs, chunk):
     from functools import partial
 
     from simlab.analysis.queries import how_often_run
-    from simlab.analysis.stats import true_and_counted
     from simlab.engine.runner import execute_reduced
+    from simlab.engine.stats import true_and_counted
 
-    p = plan("belote", 20_000, seed=3, jobs=jobs, chunk_size=chunk, record_hands=True,
+    p = plan(get_game("belote"), 20_000, seed=3, jobs=jobs, chunk_size=chunk, record_hands=True,
              progress=False)
     for expr, where in (("pl.col('capot')", None),
                         ("pl.col('made')", "pl.col('contract') == 'round2'"),
@@ -63,7 +64,7 @@ def test_how_often_run_error_in_some_rows_is_one_line(jobs):
     chunk that meets it: one SimlabError naming the columns, as for the whole frame."""
     from simlab.analysis.queries import how_often_run
 
-    p = plan("belote", 4000, seed=0, jobs=jobs, chunk_size=1000, progress=False)
+    p = plan(get_game("belote"), 4000, seed=0, jobs=jobs, chunk_size=1000, progress=False)
     assert simlab.simulate("belote", 1, seed=0)["taker"][0] >= 0
     with pytest.raises(SimlabError, match="cannot evaluate the expression: conversion .*"
                                           "available columns: deal, dealer"):
@@ -84,7 +85,7 @@ def test_how_often_errors(frame):
 
 
 def test_precision_run_is_the_same_deals_as_one_run():
-    p = plan("belote", 5_000, seed=2)
+    p = plan(get_game("belote"), 5_000, seed=2)
     r = run_to_precision(p, 0.01, 200_000)
     assert r.reached and r.widest <= 0.01 and r.frame.height > 5_000 and r.rounds >= 2
     assert r.frame.equals(simlab.simulate("belote", r.frame.height, seed=2))
@@ -104,14 +105,14 @@ def test_precision_run_is_the_same_deals_as_one_run():
 
 
 def test_compare_identical_variants_shows_nothing():
-    r = compare_runs("belote", 5_000, a={}, b={"litige": "carry_over"}, seed=4)
+    r = compare_runs(get_game("belote"), 5_000, a={}, b={"litige": "carry_over"}, seed=4)
     assert r.rows and not r.significant()
     assert all(row.diff.diff == 0 for row in r.rows if not math.isnan(row.diff.diff))
 
 
 def test_compare_detects_a_real_change():
     # Q = 5 adds 8 card points per deal: mean scores must rise, significantly.
-    r = compare_runs("belote", 5_000, b={"queen_points": 5}, seed=4)
+    r = compare_runs(get_game("belote"), 5_000, b={"queen_points": 5}, seed=4)
     by_key = {row.key: row for row in r.rows}
     row = by_key["seat.score.s0"]
     assert row.diff.diff > 0 and row.p_holm < 0.05 and row.diff.lo > 0
@@ -123,8 +124,8 @@ def test_sweep_points_and_grid_parsing():
     with pytest.raises(SimlabError):
         parse_grid(["a"])
     with pytest.raises(SimlabError, match="take_threshold_1"):
-        sweep("belote", 100, {"take_threshold_1": ["6", "x"]})  # validated before running
-    s = sweep("belote", 3_000, {"take_threshold_1": ["5", "9"]}, seed=1)
+        sweep(get_game("belote"), 100, {"take_threshold_1": ["6", "x"]})  # validated before running
+    s = sweep(get_game("belote"), 3_000, {"take_threshold_1": ["5", "9"]}, seed=1)
     assert [p.values["take_threshold_1"] for p in s.points] == [5, 9]
     taken = [next(m for m in p.metrics.metrics if m.key == "contract.nobody_takes").estimate.value
              for p in s.points]
@@ -152,7 +153,7 @@ def test_experiment_files(tmp_path):
 
 def test_compare_difference_is_b_minus_a_over_each_variants_takes():
     # B takes far less often: B - A must be B's success over B's takes minus A's over A's
-    r = compare_runs("belote", 6_000, b={"take_threshold_1": 9}, seed=11)
+    r = compare_runs(get_game("belote"), 6_000, b={"take_threshold_1": 9}, seed=11)
     row = {x.key: x for x in r.rows}["contract.success"]
     taken_a = r.frame_a.filter(pl.col("taker") >= 0)["made"].mean()
     taken_b = r.frame_b.filter(pl.col("taker") >= 0)["made"].mean()
@@ -162,7 +163,7 @@ def test_compare_difference_is_b_minus_a_over_each_variants_takes():
 
 
 def test_compare_holm_runs_over_distinct_estimable_metrics():
-    r = compare_runs("belote", 4_000, b={"queen_points": 5}, seed=4)
+    r = compare_runs(get_game("belote"), 4_000, b={"queen_points": 5}, seed=4)
     by_key = {x.key: x for x in r.rows}
     # partners' seats carry the same per-deal values: counted once, same adjusted p
     assert by_key["seat.score.s2"].duplicate_of == by_key["seat.score.s0"].title
@@ -176,7 +177,7 @@ def test_compare_holm_runs_over_distinct_estimable_metrics():
 def test_compare_uses_each_variants_knobs():
     # Tarot's Petit au bout swing is petit_au_bout x multiplier: doubling the bonus doubles
     # B's swing on the same deals
-    r = compare_runs("tarot", 2_000, b={"petit_au_bout": 20}, seed=1)
+    r = compare_runs(get_game("tarot"), 2_000, b={"petit_au_bout": 20}, seed=1)
     row = {x.key: x for x in r.rows}["tarot.q5.swing.prise"]
     assert row.a.n > 0 and row.b.value == pytest.approx(2 * row.a.value)
     assert row.diff.diff == pytest.approx(row.a.value)
@@ -185,7 +186,7 @@ def test_compare_uses_each_variants_knobs():
 def test_precision_counts_headlines_without_an_interval():
     from simlab.analysis.metrics import Metric, MetricDef, MetricSet
     from simlab.analysis.queries import _headline_widths
-    from simlab.analysis.stats import proportion
+    from simlab.engine.stats import proportion
 
     rare = MetricDef("x.rare", "rare contract success", "S", pl.col("x"), headline=True)
     common = MetricDef("x.common", "common", "S", pl.col("x"), headline=True)
@@ -206,9 +207,9 @@ def test_compare_frames_one_query_equals_metric_by_metric(game, level, n, b):
 
     from simlab.analysis.compare import compare_frames
     from simlab.analysis.metrics import evaluate, game_defs, row_values
-    from simlab.analysis.stats import metric_difference
+    from simlab.engine.stats import metric_difference
 
-    r = compare_runs(game, n, b=b, seed=2, level=level)
+    r = compare_runs(get_game(game), n, b=b, seed=2, level=level)
     rows = compare_frames(r.game, r.plan_a.knobs, r.frame_a, r.frame_b, level, knobs_b=r.plan_b.knobs)
     # the metrics both variants show (a metric that never happens in one is left out)
     defs_b = {m.key: m.definition for m in evaluate(
@@ -246,9 +247,9 @@ def test_sweep_points_are_measured_where_they_run(monkeypatch, executed):
     from simlab.engine import runner
 
     grid = {"take_threshold_1": ["5", "7", "9"]}
-    one = sweep("belote", 2_000, grid, seed=2, jobs=1)
+    one = sweep(get_game("belote"), 2_000, grid, seed=2, jobs=1)
     here = executed(cmp)
-    two = sweep("belote", 2_000, grid, seed=2, jobs=2)
+    two = sweep(get_game("belote"), 2_000, grid, seed=2, jobs=2)
     assert runner.last_processes()[0] == 2
     assert 1 <= len(here) < 3  # the others' rows stayed in the worker
     for a, b in zip(one.points, two.points, strict=True):
@@ -259,7 +260,7 @@ def test_sweep_points_are_measured_where_they_run(monkeypatch, executed):
     # timed on a sample of the first point: too little work for a worker, all points here
     monkeypatch.setenv("SIMLAB_MIN_PARALLEL_SECONDS", "1000")
     here.clear()
-    small = sweep("belote", 2_000, grid, seed=2, jobs=2)
+    small = sweep(get_game("belote"), 2_000, grid, seed=2, jobs=2)
     used, why = runner.last_processes()
     assert used == 1 and why.startswith("1 process: about") and len(here) == 3
     assert [repr(m.estimate) for m in small.points[2].metrics.metrics] == \
@@ -272,7 +273,7 @@ def test_a_sweep_point_run_here_reports_progress_as_it_goes():
     from simlab.analysis.compare import _point_metrics
 
     ticks: list[int] = []
-    args = ("belote", 3_000, 5, {"queen_points": 4}, "heuristic", "deal", 0.95)
+    args = (get_game("belote"), 3_000, 5, {"queen_points": 4}, "heuristic", "deal", 0.95)
     quiet = _point_metrics(*args)
     shown = _point_metrics(*args, tick=ticks.append)
     assert len(ticks) >= 2 and ticks == sorted(ticks) and ticks[-1] == 3_000

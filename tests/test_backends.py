@@ -16,6 +16,7 @@ import simlab.engine.runner as runner
 from simlab.cli.commands import main
 from simlab.engine.knobs import SimlabError
 from simlab.engine.runner import load, run_to_parquet, simulate
+from simlab.games import get_game
 
 HAS_DISTRIBUTED = importlib.util.find_spec("distributed") is not None
 HAS_RAY = importlib.util.find_spec("ray") is not None
@@ -45,13 +46,13 @@ def error_line(capsys) -> str:
 @needs_distributed
 @needs_belote
 def test_dask_simulate_equals_local(scheduler):
-    ref = simulate("belote", 3000, seed=11)
-    df = simulate("belote", 3000, seed=11, chunk_size=700, backend="dask", scheduler=scheduler,
+    ref = simulate(get_game("belote"), 3000, seed=11)
+    df = simulate(get_game("belote"), 3000, seed=11, chunk_size=700, backend="dask", scheduler=scheduler,
                   progress=False)
     assert df.equals(ref)
-    m = simulate("belote", 12, seed=2, level="match", chunk_size=5, backend="dask",
+    m = simulate(get_game("belote"), 12, seed=2, level="match", chunk_size=5, backend="dask",
                  scheduler=scheduler)
-    assert m.equals(simulate("belote", 12, seed=2, level="match"))
+    assert m.equals(simulate(get_game("belote"), 12, seed=2, level="match"))
 
 
 @needs_distributed
@@ -60,8 +61,8 @@ def test_dask_how_often_sends_counts_not_rows(capsys, scheduler):
     """how-often on a cluster: each chunk is counted on its worker, the same answer."""
     from simlab.analysis.queries import how_often, how_often_run
 
-    p = runner.plan("belote", 3000, seed=5, chunk_size=700, progress=False)
-    ref = how_often(simulate("belote", 3000, seed=5), "pl.col('capot')")
+    p = runner.plan(get_game("belote"), 3000, seed=5, chunk_size=700, progress=False)
+    ref = how_often(simulate(get_game("belote"), 3000, seed=5), "pl.col('capot')")
     assert how_often_run(p, "pl.col('capot')", backend="dask", scheduler=scheduler) == ref
     assert main(["how-often", "belote", "pl.col('capot')", "-n", "3000", "--seed", "5",
                  "--backend", "dask", "--scheduler", scheduler, "--no-progress"]) == 0
@@ -76,9 +77,9 @@ def test_dask_compare_sends_sums_not_rows(capsys, scheduler):
     reduced to exact sums on its worker; the same rows as a local comparison."""
     from simlab.analysis.compare import compare_reduced, compare_runs
 
-    local = compare_runs("belote", 3000, b={"queen_points": 5}, seed=5)
-    pa = runner.plan("belote", 3000, seed=5, chunk_size=700, progress=False)
-    pb = runner.plan("belote", 3000, seed=5, params={"queen_points": 5}, chunk_size=700,
+    local = compare_runs(get_game("belote"), 3000, b={"queen_points": 5}, seed=5)
+    pa = runner.plan(get_game("belote"), 3000, seed=5, chunk_size=700, progress=False)
+    pb = runner.plan(get_game("belote"), 3000, seed=5, params={"queen_points": 5}, chunk_size=700,
                      progress=False)
     rows = compare_reduced(pa, pb, backend="dask", scheduler=scheduler)
     assert [(r.key, r.a, r.b, r.diff.diff, r.diff.lo, r.p_holm) for r in rows] == \
@@ -97,7 +98,7 @@ def test_dask_reports_send_sums_and_parts_not_frames(tmp_path, scheduler):
     from simlab.analysis.compare import compare_runs
     from simlab.analysis.report_sums import run_report_sums
 
-    p = runner.plan("belote", 2500, seed=3, chunk_size=600, progress=False)
+    p = runner.plan(get_game("belote"), 2500, seed=3, chunk_size=600, progress=False)
     local = run_report_sums(p, tmp_path / "local" / "results.parquet")
     remote = run_report_sums(p, tmp_path / "dask" / "results.parquet", "dask", scheduler)
     assert local.rows == remote.rows == 2500
@@ -111,9 +112,9 @@ def test_dask_reports_send_sums_and_parts_not_frames(tmp_path, scheduler):
                  "--out", str(out)]) == 0
     assert pl.read_parquet(out / "results.parquet").equals(
         pl.read_parquet(tmp_path / "local" / "results.parquet"))
-    here = compare_runs("belote", 2000, b={"queen_points": 5}, seed=3, jobs=1,
+    here = compare_runs(get_game("belote"), 2000, b={"queen_points": 5}, seed=3, jobs=1,
                         report_dir=tmp_path / "c-local")
-    there = compare_runs("belote", 2000, b={"queen_points": 5}, seed=3, backend="dask",
+    there = compare_runs(get_game("belote"), 2000, b={"queen_points": 5}, seed=3, backend="dask",
                          scheduler=scheduler, report_dir=tmp_path / "c-dask")
     assert [(r.key, r.a, r.b, r.diff.diff) for r in here.rows] == \
         [(r.key, r.a, r.b, r.diff.diff) for r in there.rows]
@@ -126,7 +127,7 @@ def test_dask_reports_send_sums_and_parts_not_frames(tmp_path, scheduler):
 @needs_distributed
 @needs_belote
 def test_dask_cli_run_dir_file_and_resume(capsys, tmp_path, scheduler):
-    ref = simulate("belote", 4000, seed=3)
+    ref = simulate(get_game("belote"), 4000, seed=3)
     out = tmp_path / "run"
     argv = ["run", "belote", "-n", "4000", "--seed", "3", "--chunk-size", "1000",
             "--backend", "dask", "--scheduler", scheduler, "--out", f"{out}/", "--no-progress"]
@@ -155,8 +156,8 @@ def test_dask_cli_run_dir_file_and_resume(capsys, tmp_path, scheduler):
 @needs_distributed
 @needs_belote
 def test_dask_local_cluster_without_scheduler():
-    ref = simulate("belote", 1500, seed=4)
-    assert simulate("belote", 1500, seed=4, jobs=2, chunk_size=500, backend="dask").equals(ref)
+    ref = simulate(get_game("belote"), 1500, seed=4)
+    assert simulate(get_game("belote"), 1500, seed=4, jobs=2, chunk_size=500, backend="dask").equals(ref)
 
 
 def _free_port() -> int:

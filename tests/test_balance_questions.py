@@ -15,6 +15,7 @@ import pytest
 from simlab.analysis.metrics import compute, evaluate
 from simlab.engine.game import to_frame
 from simlab.games import belote as B
+from simlab.games import get_game
 from simlab.games import manille as M
 
 HEUR = ("heuristic",) * 4
@@ -63,7 +64,7 @@ def m_matches(mk) -> pl.DataFrame:
 
 
 def named(game, frame, knobs, level, section) -> dict:
-    ms = compute(game, frame, knobs, level)
+    ms = compute(get_game(game), frame, knobs, level)
     return {m.key: m for m in ms.metrics if m.section == section}
 
 

@@ -19,6 +19,7 @@ from simlab.engine.game import to_frame
 from simlab.engine.knobs import SimlabError
 from simlab.engine.runner import plan
 from simlab.games import belote_comptoir as G
+from simlab.games import get_game
 from simlab.games.belote_comptoir import players as P
 from simlab.games.belote_comptoir import rules as R
 from simlab.players.duel import duplicate
@@ -406,7 +407,7 @@ def test_pure_python_matches_compiled():
 
 # --- the heuristic's health ------------------------------------------------------------------------
 def test_heuristic_beats_random_in_duplicate_play():
-    r = duplicate("belote_comptoir", "heuristic", "random", n=300, seed=3)
+    r = duplicate(get_game("belote_comptoir"), "heuristic", "random", n=300, seed=3)
     assert r.lo > 0, r.format()
 
 
@@ -414,7 +415,7 @@ def test_heuristic_beats_random_in_duplicate_play():
 def test_strong_hands_win_by_decile(knobs):
     """As ``tests/test_players_check.py``: the mean result rises with the hand-strength
     measure (decile means rise; the strongest decile beats the weakest)."""
-    p = plan("belote_comptoir", 2000, seed=11, params=knobs)
+    p = plan(get_game("belote_comptoir"), 2000, seed=11, params=knobs)
     st = players_check.hand_strength(p.game, p, 2000)
     means = np.array([d.value for d in st.deciles])
     rank_corr = np.corrcoef(np.arange(len(means)), np.argsort(np.argsort(means)))[0, 1]

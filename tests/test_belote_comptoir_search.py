@@ -10,6 +10,7 @@ import numpy as np
 
 import simlab
 from simlab.games import belote_comptoir as G
+from simlab.games import get_game
 from simlab.games.belote_comptoir import exact as X
 from simlab.games.belote_comptoir import players as P
 from simlab.games.belote_comptoir import rules as R
@@ -229,7 +230,7 @@ def test_search_beats_heuristic_in_duplicate_play():
     its level); it now weighs passing and the levels made in 50 ... 100 % of its worlds
     against the later speakers' heuristic bids. (Open auction, whose bidding this did not
     touch, seed 1 now: +0.074 [+0.054, +0.094].)"""
-    r = duplicate("belote_comptoir", "search", "heuristic", n=DUEL_N, seed=1)
+    r = duplicate(get_game("belote_comptoir"), "search", "heuristic", n=DUEL_N, seed=1)
     assert r.lo > 0, r.format()
 
 

@@ -458,13 +458,13 @@ def test_pure_python_matches_compiled():
 
 # --- the players ------------------------------------------------------------------------------------
 def test_strong_hands_win_and_heuristic_beats_random():
-    p = plan("belote_noisette", 1500, seed=11)
+    p = plan(get_game("belote_noisette"), 1500, seed=11)
     st = players_check.hand_strength(p.game, p, 1500)
     means = np.array([d.value for d in st.deciles])
     rank_corr = np.corrcoef(np.arange(len(means)), np.argsort(np.argsort(means)))[0, 1]
     assert rank_corr >= 0.7, means.round(2)
     assert st.top_minus_bottom.lo > 0 and st.spearman > 0
-    r = duplicate("belote_noisette", "heuristic", "random", n=600, seed=3)
+    r = duplicate(get_game("belote_noisette"), "heuristic", "random", n=600, seed=3)
     assert r.lo > 0, r.format()
 
 
@@ -508,8 +508,8 @@ def test_every_finding_has_its_metric():
 
     deals = deal_frame(400)
     matches = to_frame(GAME.run_matches(KNOBS, HEUR, 1, 0, 20), R.match_columns(), R.DECK.labels, 3)
-    keys = {m.key for m in compute(GAME, deals, KNOBS, "deal").metrics}
-    keys |= {m.key for m in compute(GAME, matches, KNOBS, "match").metrics}
+    keys = {m.key for m in compute(get_game(GAME), deals, KNOBS, "deal").metrics}
+    keys |= {m.key for m in compute(get_game(GAME), matches, KNOBS, "match").metrics}
     for spec in FINDINGS:
         assert spec["key"] in keys, spec["key"]
         for name in re.findall(r"\{([a-z0-9_.]+)(?::bare)?\}", spec["text"]):

@@ -164,5 +164,5 @@ DUEL_N = 300  # +0.27 [+0.20, +0.34] hazelnuts per deal at n = 300, seed 1 (+0.2
 
 
 def test_search_beats_heuristic_in_duplicate_play():
-    r = duplicate("belote_noisette", "search", "heuristic", n=DUEL_N, seed=1)
+    r = duplicate(get_game("belote_noisette"), "search", "heuristic", n=DUEL_N, seed=1)
     assert r.lo > 0, r.format()

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 import simlab
-from simlab.analysis import stats
+from simlab.engine import stats
 from simlab.games import belote as B
+from simlab.games import get_game
 from simlab.games.belote.players import load_on_partner
 from simlab.players.duel import duplicate
 
@@ -90,5 +91,5 @@ def test_defender_leads_back_to_his_partners_suit():
 
 def test_leading_back_beats_the_former_lead_in_duplicate():
     old = "heuristic:lead_partner_suit=false"
-    r = duplicate("belote", "heuristic", old, n=60_000, seed=77)
+    r = duplicate(get_game("belote"), "heuristic", old, n=60_000, seed=77)
     assert r.lo > 0, r.format()

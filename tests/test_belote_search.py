@@ -12,6 +12,7 @@ import numpy as np
 
 import simlab
 from simlab.games import belote as B
+from simlab.games import get_game
 from simlab.games.belote import players as P
 from simlab.games.belote import rules as R
 from simlab.mechanics.tricks import count
@@ -190,6 +191,6 @@ DUEL_N = 1000  # +9.6 [+7.4, +11.8] points per deal at n = 3000, seed 1
 def test_search_beats_heuristic_in_duplicate_play():
     from simlab.players.duel import duplicate
 
-    r = duplicate("belote", "search", "heuristic", n=DUEL_N, seed=1, params={"search_worlds": 16})
+    r = duplicate(get_game("belote"), "search", "heuristic", n=DUEL_N, seed=1, params={"search_worlds": 16})
     assert r.lo > 0, r.format()
 

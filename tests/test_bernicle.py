@@ -12,6 +12,7 @@ import pytest
 
 import simlab
 from simlab.engine.knobs import SimlabError
+from simlab.games import get_game
 from simlab.games.bernicle import players as P
 from simlab.games.bernicle import rules as R
 from simlab.games.bernicle.questions import hand_strength
@@ -301,7 +302,7 @@ def test_bad_knobs_give_one_line_errors():
 
 # --- the heuristic -------------------------------------------------------------------------
 def test_heuristic_beats_random_and_contracts_are_made():
-    r = duplicate("bernicle", "heuristic", "random", n=300, seed=3)
+    r = duplicate(get_game("bernicle"), "heuristic", "random", n=300, seed=3)
     assert r.lo > 0, r.format()
     f = simlab.simulate("bernicle", 2000, seed=6)
     t = f.filter(pl.col("taker") >= 0)

@@ -12,6 +12,7 @@ import sys
 import numpy as np
 
 import simlab
+from simlab.games import get_game
 from simlab.games.bernicle import kernels as K
 from simlab.games.bernicle import players as P
 from simlab.games.bernicle import rules as R
@@ -179,7 +180,7 @@ def test_pure_python_matches_compiled():
 
 
 def test_search_beats_heuristic():
-    r = duplicate("bernicle", "search", "heuristic", n=300, seed=0)
+    r = duplicate(get_game("bernicle"), "search", "heuristic", n=300, seed=0)
     assert r.lo > 0, r.format()
 
 

@@ -12,6 +12,7 @@ import pytest
 from simlab.engine.game import to_frame
 from simlab.engine.knobs import SimlabError
 from simlab.games import besigue as B
+from simlab.games import get_game
 from simlab.games.besigue import players as P
 from simlab.games.besigue import rules as R
 
@@ -561,7 +562,7 @@ def test_question_metrics_on_a_small_run():
     from simlab.analysis.metrics import compute
 
     f = frame(300, seed=2)
-    ms = {m.key: m.estimate.value for m in compute("besigue", f, {}, "deal").metrics}
+    ms = {m.key: m.estimate.value for m in compute(get_game("besigue"), f, {}, "deal").metrics}
     asked = (f["requested_by"] >= 0).mean()
     assert ms["besigue.q2.requested"] == pytest.approx(asked)
     assert 0 <= ms["besigue.q2.rescued"] <= ms["besigue.q2.requested"]
@@ -569,7 +570,7 @@ def test_question_metrics_on_a_small_run():
     assert ms["besigue.q4.besigue_share"] == pytest.approx(
         float((f["besigue_s0"] + f["besigue_s1"]).sum() / (f["meld_s0"] + f["meld_s1"]).sum()))
     m = simlab_matches(20)
-    mm = {x.key: x.estimate.value for x in compute("besigue", m, {}, "match").metrics}
+    mm = {x.key: x.estimate.value for x in compute(get_game("besigue"), m, {}, "match").metrics}
     assert mm["besigue.q3.length"] == pytest.approx(float(m["n_deals"].mean()))
 
 

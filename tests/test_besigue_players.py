@@ -12,6 +12,7 @@ import numpy as np
 
 import simlab
 from simlab.games import besigue as B
+from simlab.games import get_game
 from simlab.games.besigue import players as P
 from simlab.games.besigue import rules as R
 from simlab.games.besigue.questions import hand_strength
@@ -189,12 +190,12 @@ def test_pure_python_matches_compiled():
 # rules, +265 [+171, +359] (n = 300, seed 0). Searching the early draw phase too loses:
 # see players.py (knob search_draw_worlds; tests/test_besigue_search.py).
 def test_heuristic_beats_random():
-    r = duplicate("besigue", "heuristic", "random", n=300, seed=1)
+    r = duplicate(get_game("besigue"), "heuristic", "random", n=300, seed=1)
     assert r.lo > 500, r.format()
 
 
 def test_search_beats_heuristic():
-    r = duplicate("besigue", "search", "heuristic", n=200, seed=1)
+    r = duplicate(get_game("besigue"), "search", "heuristic", n=200, seed=1)
     assert r.lo > 0, r.format()
 
 

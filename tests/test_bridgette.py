@@ -16,6 +16,7 @@ import pytest
 import simlab
 from simlab.engine.knobs import SimlabError
 from simlab.games import bridgette as B
+from simlab.games import get_game
 from simlab.games.bridgette import players as P
 from simlab.games.bridgette import rules as R
 
@@ -499,7 +500,7 @@ def test_every_contract_bid_is_sometimes_made(deals: pl.DataFrame):
 def test_heuristic_beats_random_in_duplicate_play():
     from simlab.players.duel import duplicate
 
-    r = duplicate("bridgette", "heuristic", "random", n=600, seed=1)
+    r = duplicate(get_game("bridgette"), "heuristic", "random", n=600, seed=1)
     assert r.lo > 0, r.format()
 
 

@@ -79,7 +79,7 @@ def test_heuristic_deals_bid_5sa_and_6sa():
 
 
 def _checks(frame: pl.DataFrame) -> dict[str, P.Check]:
-    p = plan("bridgette", frame.height, seed=1)
+    p = plan(get_game("bridgette"), frame.height, seed=1)
     return {c.name: c for c in P.frame_checks(p.game, p, frame)}
 
 

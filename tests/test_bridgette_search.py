@@ -9,6 +9,7 @@ import numpy as np
 
 import simlab
 from simlab.games import bridgette as B
+from simlab.games import get_game
 from simlab.games.bridgette import players as P
 from simlab.games.bridgette import rules as R
 from simlab.mechanics.tricks import count
@@ -128,5 +129,5 @@ DUEL_N = 2000  # bridge scoring swings by hundreds: +28 [+18, +38] at 2,000 (see
 def test_search_beats_heuristic_in_duplicate_play():
     from simlab.players.duel import duplicate
 
-    r = duplicate("bridgette", "search", "heuristic", n=DUEL_N, seed=1)
+    r = duplicate(get_game("bridgette"), "search", "heuristic", n=DUEL_N, seed=1)
     assert r.lo > 0, r.format()

@@ -9,6 +9,7 @@ import numpy as np
 import simlab
 from simlab.analysis import players_check
 from simlab.engine.runner import plan
+from simlab.games import get_game
 from simlab.games.caisse import players as P
 from simlab.games.caisse import rules as R
 from simlab.mechanics.tricks import count
@@ -136,19 +137,19 @@ def test_worlds_respect_what_the_seat_knows():
 
 
 def test_heuristic_beats_random():
-    r = duplicate("caisse", "heuristic", "random", n=1000, seed=3)
+    r = duplicate(get_game("caisse"), "heuristic", "random", n=1000, seed=3)
     assert r.lo > 0, r.format()
 
 
 def test_search_beats_heuristic():
     # relative to the table (simlab.players.duel): +0.49 [+0.19, +0.79]; own marks alone
     # flattered the search (+2.2), whose contres and contracts also pay the others
-    r = duplicate("caisse", "search", "heuristic", n=400, seed=3)
+    r = duplicate(get_game("caisse"), "search", "heuristic", n=400, seed=3)
     assert r.lo > 0, r.format()
 
 
 def test_strong_hands_win_by_decile():
-    p = plan("caisse", 6000, seed=11)  # one point a deal: small effects need the deals
+    p = plan(get_game("caisse"), 6000, seed=11)  # one point a deal: small effects need the deals
     st = players_check.hand_strength(p.game, p, 6000)
     means = np.array([d.value for d in st.deciles])
     rank_corr = np.corrcoef(np.arange(len(means)), np.argsort(np.argsort(means)))[0, 1]

@@ -9,10 +9,10 @@ import polars as pl
 import pytest
 
 from simlab.analysis.queries import how_often, how_often_run, rows_needed
-from simlab.analysis.stats import true_and_counted
 from simlab.cli.commands import main
 from simlab.engine.knobs import SimlabError, load_variant, read_toml
 from simlab.engine.runner import execute, plan
+from simlab.engine.stats import true_and_counted
 from simlab.games import game_names, get_game
 
 
@@ -37,7 +37,7 @@ ROW_DEPENDENT = {
 @pytest.fixture(scope="module")
 def small_chunks():
     """300 Belote deals in chunks of 40, and the same deals as one frame."""
-    p = plan("belote", 300, seed=3, jobs=1, chunk_size=40, progress=False)
+    p = plan(get_game("belote"), 300, seed=3, jobs=1, chunk_size=40, progress=False)
     return p, execute(replace(p, chunk_size=300))
 
 
@@ -113,7 +113,7 @@ def test_toml_errors_name_the_file_and_line(tmp_path, capsys):
     assert str(v) in err and "line 3" in err
     v.write_text('game = "belote"\nqueen_points = 500\n')
     with pytest.raises(SimlabError, match=r"\(line 2\): knob 'queen_points'=500 is out of range"):
-        load_variant(v, game="belote")
+        load_variant(v, game=get_game("belote"))
 
 
 # --- inputs bounded ------------------------------------------------------------------------
@@ -257,4 +257,4 @@ def test_tune_seed_limit_is_the_last_valid_seed():
 
     top = SEED_LIMIT - 1 - SEED_STRIDE * (2 * STAGES_PER_ROUND - 1)
     with pytest.raises(SimlabError, match=f"from 0 to {top:,} with 2 round"):
-        tune("belote", rounds=2, seed=top + 1)
+        tune(get_game("belote"), rounds=2, seed=top + 1)

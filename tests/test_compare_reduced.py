@@ -32,24 +32,24 @@ def _row(r: cmp.CompareRow) -> tuple:
     ("tarot_double_detente", "deal", 1_200, {"opt_modifications": True},
      {"opt_modifications": True, "opt_as_gagnant": True}, (1_200, 301))])
 def test_chunks_measured_where_they_run_give_the_whole_frames_rows(game, level, n, a, b, chunks):
-    whole = cmp.compare_runs(game, n, a=a, b=b, seed=3, level=level)
+    whole = cmp.compare_runs(get_game(game), n, a=a, b=b, seed=3, level=level)
     assert whole.frame_a is not None and len(whole.rows) > 10
     want = [_row(r) for r in whole.rows]
     for jobs in (1, 2):
         for chunk in chunks:
-            pa = plan(game, n, seed=3, params=a, level=level, jobs=jobs, chunk_size=chunk,
+            pa = plan(get_game(game), n, seed=3, params=a, level=level, jobs=jobs, chunk_size=chunk,
                       progress=False)
-            pb = plan(game, n, seed=3, params=b, level=level, jobs=jobs, chunk_size=chunk,
+            pb = plan(get_game(game), n, seed=3, params=b, level=level, jobs=jobs, chunk_size=chunk,
                       progress=False)
             assert [_row(r) for r in cmp.compare_reduced(pa, pb)] == want, (jobs, chunk)
-    lean = cmp.compare_runs(game, n, a=a, b=b, seed=3, level=level, keep_frames=False)
+    lean = cmp.compare_runs(get_game(game), n, a=a, b=b, seed=3, level=level, keep_frames=False)
     assert lean.frame_a is None and [_row(r) for r in lean.rows] == want
 
 
 def test_compare_without_a_report_gathers_no_rows(executed, capsys):
     """``simlab compare`` with no ``--out`` runs nothing bigger than the one-deal schema
     probes in the parent: the deals are measured where they are played."""
-    from simlab.cli.commands import main as cli
+    from simlab.cli import commands as cli
 
     sizes = executed(cmp)
     assert cli.main(["compare", "belote", "-n", "2000", "--b", "queen_points=5", "--jobs", "2",
@@ -65,7 +65,7 @@ def test_metric_definitions_depend_only_on_the_columns(game):
     (``MetricDef.min_n``, ``shown_if``), from counts that add up over chunks."""
     g = get_game(game)
     for level, n in (("deal", 600), ("match", 20)):
-        p = plan(game, n, seed=1, level=level, jobs=1, progress=False)
+        p = plan(get_game(game), n, seed=1, level=level, jobs=1, progress=False)
         many = execute(p)
         one = many.head(1)
         keys = [d.key for d in game_defs(g, one, p.knobs, level)]
@@ -79,7 +79,7 @@ def test_metric_definitions_depend_only_on_the_columns(game):
 def test_metric_definitions_with_optional_rules_depend_only_on_the_columns(game, params):
     g = get_game(game)
     for level, n in (("deal", 600), ("match", 20)):
-        p = plan(game, n, seed=1, params=params, level=level, jobs=1, progress=False)
+        p = plan(get_game(game), n, seed=1, params=params, level=level, jobs=1, progress=False)
         many = execute(p)
         keys = [d.key for d in game_defs(g, many, p.knobs, level)]
         assert keys == [d.key for d in game_defs(g, many.head(1), p.knobs, level)]
@@ -93,12 +93,12 @@ def test_a_run_measured_chunk_by_chunk_is_the_whole_frame(game, level, n, params
     ran, added here, are the whole frame's metrics to the last bit, balance included."""
     from simlab.analysis.metrics import compute
 
-    p = plan(game, n, seed=6, params=params, level=level, jobs=1, progress=False)
+    p = plan(get_game(game), n, seed=6, params=params, level=level, jobs=1, progress=False)
     want = [(m.key, dataclasses.astuple(m.estimate)) for m in
             compute(p.game, execute(p), p.knobs, level).metrics]
     assert any(k.startswith("balance.") for k, _ in want)
     for jobs in (1, 2):
-        q = plan(game, n, seed=6, params=params, level=level, jobs=jobs, chunk_size=chunk,
+        q = plan(get_game(game), n, seed=6, params=params, level=level, jobs=jobs, chunk_size=chunk,
                  progress=False)
         got = [(m.key, dataclasses.astuple(m.estimate)) for m in cmp.measure_reduced(q).metrics]
         assert [(k, tuple("nan" if isinstance(x, float) and math.isnan(x) else x for x in e))

@@ -24,8 +24,9 @@ import pytest
 
 from simlab.analysis.compare import compare_frames
 from simlab.analysis.metrics import Metric, MetricDef, balance_metric, evaluate, game_defs
-from simlab.analysis.stats import Comparison, Estimate
 from simlab.engine.runner import Plan, execute, plan
+from simlab.engine.stats import Comparison, Estimate
+from simlab.games import get_game
 
 SLOW = os.environ.get("SIMLAB_SLOW") == "1"
 SEED = int(os.environ.get("SIMLAB_COVERAGE_SEED", "21"))  # to check other seeds by hand
@@ -91,9 +92,9 @@ class Runs:
 def _runs(size: Size, seed: int, kind_replicates: int = 0) -> Runs:
     # room for kind_replicates replicates of the largest KINDS size and their reference
     n = 2 * max(size.replicates * size.deals, kind_replicates * max(KIND_DEALS))
-    a = plan("belote", n, seed=seed, jobs=1, progress=False)
-    b = plan("belote", n, seed=seed, params={"take_threshold_1": 9}, jobs=1, progress=False)
-    c = plan("belote", n // 2, seed=seed, params={"queen_points": 5}, jobs=1, progress=False)
+    a = plan(get_game("belote"), n, seed=seed, jobs=1, progress=False)
+    b = plan(get_game("belote"), n, seed=seed, params={"take_threshold_1": 9}, jobs=1, progress=False)
+    c = plan(get_game("belote"), n // 2, seed=seed, params={"queen_points": 5}, jobs=1, progress=False)
     return Runs(size, a, b, c, execute(a), execute(b), execute(c))
 
 
@@ -274,14 +275,14 @@ def test_balance_coverage_large(large_runs):
                                         deals, KIND_REPLICATES)
         assert hits / total >= COVERAGE_FLOOR, f"points spread at {deals} deals: {hits}/{total}"
     matches = 40
-    p = plan("belote", 2 * r.size.replicates * matches, seed=SEED + 2, level="match", params={"target": 501},
+    p = plan(get_game("belote"), 2 * r.size.replicates * matches, seed=SEED + 2, level="match", params={"target": 501},
              jobs=1, progress=False)
     frame = execute(p)
     hits, total = _balance_coverage(r, p, frame, "match.win_pos.", "first-dealer positions", matches)
     assert hits / total >= tolerance_floor(total), f"match level: {hits}/{total}"
     # Tarot's first-dealer positions: nearly equal win rates, where choosing the best and the
     # worst after the fact biased the old figure most
-    p = plan("tarot", 2 * r.size.replicates * matches, seed=SEED + 3, level="match", jobs=1, progress=False)
+    p = plan(get_game("tarot"), 2 * r.size.replicates * matches, seed=SEED + 3, level="match", jobs=1, progress=False)
     frame = execute(p)
     hits, total = _balance_coverage(r, p, frame, "match.win_pos.", "first-dealer positions", matches)
     assert hits / total >= tolerance_floor(total), f"tarot match level: {hits}/{total}"

@@ -13,7 +13,7 @@ from simlab.games import game_names, get_game
 
 
 def _checks(slug: str, frame: pl.DataFrame, **knobs) -> dict[str, P.Check]:
-    p = plan(slug, frame.height, seed=1, params=knobs or None)
+    p = plan(get_game(slug), frame.height, seed=1, params=knobs or None)
     return {c.name: c for c in P.frame_checks(p.game, p, frame)}
 
 

@@ -16,7 +16,7 @@ CAISSE_NOTED = ("cent", "deux_cents", "ultime", "tous_les_trois", "tous_les_atou
 
 
 def _checks(slug: str, frame: pl.DataFrame, **knobs) -> dict[str, P.Check]:
-    p = plan(slug, frame.height, seed=1, params=knobs or None)
+    p = plan(get_game(slug), frame.height, seed=1, params=knobs or None)
     return {c.name: c for c in P.frame_checks(p.game, p, frame)}
 
 

@@ -160,14 +160,14 @@ def test_worlds_keep_what_the_seat_sees():
 
 # --- duplicate play and strong hands -------------------------------------------------------
 def test_heuristic_beats_random():
-    r = duplicate("duel_las_vegas", "heuristic", "random", n=200, seed=1)
+    r = duplicate(get_game("duel_las_vegas"), "heuristic", "random", n=200, seed=1)
     assert r.lo > 0.5
 
 
 def test_search_beats_heuristic():
     # a cheap search (12 worlds; with so few, the 2-standard-error bar): the default's 48
     # worlds would quadruple the time of the test
-    r = duplicate("duel_las_vegas", "search", "heuristic", n=240, seed=1,
+    r = duplicate(get_game("duel_las_vegas"), "search", "heuristic", n=240, seed=1,
                   params={"search_worlds": 12, "search_z": 2.0})
     assert r.lo > 0
 

@@ -25,8 +25,8 @@ from simlab.analysis.report import (
     write_report,
 )
 from simlab.analysis.report_sums import paired_moments
-from simlab.analysis.stats import Estimate, proportion
 from simlab.engine.runner import execute, plan
+from simlab.engine.stats import Estimate, proportion
 from simlab.games import get_game
 from simlab.games.president.questions import extra_seats_place
 
@@ -37,7 +37,7 @@ def metric(key: str, e: Estimate, unit: str = "") -> Metric:
 
 @pytest.fixture(scope="module")
 def belote_report(tmp_path_factory):
-    p = plan("belote", 6_000, seed=11)
+    p = plan(get_game("belote"), 6_000, seed=11)
     frame = execute(p)
     ms = compute(p.game, frame, p.knobs, p.level)
     out = write_report(tmp_path_factory.mktemp("belote"), game=p.game, plan=p, frame=frame,
@@ -141,7 +141,7 @@ def test_belote_flips_count_every_change_of_outcome(belote_report):
 
 # --- one base per chart: Tarot's Petit au bout ------------------------------------------------
 def test_tarot_petit_au_bout_on_one_base():
-    p = plan("tarot", 3_000, seed=5)
+    p = plan(get_game("tarot"), 3_000, seed=5)
     frame = execute(p)
     by = {m.key: m.estimate for m in compute(p.game, frame, p.knobs, p.level).metrics}
     taken = by["tarot.q5.pab_taken.attack"].value + by["tarot.q5.pab_taken.defence"].value
@@ -153,7 +153,7 @@ def test_tarot_petit_au_bout_on_one_base():
 
 # --- Président's extra card against its control, on the same deals --------------------------
 def test_president_extra_card_is_measured_against_equal_hands(tmp_path):
-    p = plan("president", 3_000, seed=7, params={"players": "5"})
+    p = plan(get_game("president"), 3_000, seed=7, params={"players": "5"})
     frame = execute(p)
     ms = compute(p.game, frame, p.knobs, p.level)
     found = [f for f in findings(p.game, p, frame, ms, 0.95) if f.question.startswith("5.")]
@@ -168,7 +168,7 @@ def test_president_extra_card_is_measured_against_equal_hands(tmp_path):
     gap = next(m for m in ms.metrics if m.key == "president.q5.extra.place_gap")
     assert "confounded with position" in gap.title
     # four players: every hand is equal, no extra-card question and no control run
-    p4 = plan("president", 500, seed=7)
+    p4 = plan(get_game("president"), 500, seed=7)
     f4 = execute(p4)
     assert not [f for f in findings(p4.game, p4, f4, compute(p4.game, f4, p4.knobs, "deal"),
                                     0.95) if f.question.startswith("5.")]

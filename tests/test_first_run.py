@@ -60,13 +60,13 @@ def test_cold_kernels_are_announced_before_they_compile(kernels, monkeypatch):
     monkeypatch.setattr(runner, "run_chunk", first_chunk)
     clock = runner.kernel_clock()
     assert not runner.kernels_cached(BELOTE, "deal")
-    runner.load_kernels(runner.plan("belote", 10, jobs=1))
+    runner.load_kernels(runner.plan(get_game("belote"), 10, jobs=1))
     assert len(said_before) == 1 and NOTICE.fullmatch(said_before[0].strip()), said_before
     compiling, loading = clock()
     assert compiling > 0 and loading == 0
     # the compile's CPU time is recorded for the next estimate on this machine
     assert '"belote"' in (kernels.parent / runner.COMPILE_TIMES).read_text()
-    runner.load_kernels(runner.plan("belote", 10, jobs=1))  # once per process
+    runner.load_kernels(runner.plan(get_game("belote"), 10, jobs=1))  # once per process
     assert len(said_before) == 1 and clock()[0] == compiling
 
 
@@ -75,11 +75,11 @@ def test_cached_kernels_load_silently(kernels, monkeypatch, capsys):
     assert runner.kernels_cached(BELOTE, "deal")
     assert not runner.kernels_cached(BELOTE, "match")  # its entry kernel has no index yet
     clock = runner.kernel_clock()
-    runner.load_kernels(runner.plan("belote", 10, jobs=1))
+    runner.load_kernels(runner.plan(get_game("belote"), 10, jobs=1))
     assert capsys.readouterr().err == ""
     compiling, loading = clock()
     assert compiling == 0 and loading > 0
-    runner.load_kernels(runner.plan("belote", 10, jobs=1, level="match"))
+    runner.load_kernels(runner.plan(get_game("belote"), 10, jobs=1, level="match"))
     assert "compiling kernels for belote" in capsys.readouterr().err
 
 
@@ -90,7 +90,7 @@ def test_a_game_simlab_does_not_compile_is_never_announced(monkeypatch, capsys):
     assert runner.kernel_folder(fake) is None and runner.kernels_cached(fake, "deal")
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
     assert runner.kernel_folder(BELOTE) is None  # nothing compiles: nothing to say
-    runner.load_kernels(runner.plan("belote", 10, jobs=1))
+    runner.load_kernels(runner.plan(get_game("belote"), 10, jobs=1))
     assert capsys.readouterr().err == ""
 
 

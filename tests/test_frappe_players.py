@@ -13,6 +13,7 @@ import pytest
 
 import simlab
 from simlab.games import frappe as F
+from simlab.games import get_game
 from simlab.games.frappe import kernels as K
 from simlab.games.frappe import players as P
 from simlab.games.frappe import questions as Q
@@ -98,7 +99,7 @@ def test_strong_dealt_hands_do_better():
 
 def test_heuristic_beats_random_clearly():
     """Measured +7 points per deal (20,000 deals, seed 0)."""
-    res = duplicate("frappe", "heuristic", "random", n=2000, seed=5)
+    res = duplicate(get_game("frappe"), "heuristic", "random", n=2000, seed=5)
     assert res.lo > 4, res.format()
 
 
@@ -288,7 +289,7 @@ def test_search_plays_whole_deals_by_the_rules():
 def test_search_beats_the_heuristic_in_duplicate_play():
     """Measured +0.85 points per deal [+0.14, +1.55] here (400 deals, seed 0) and +1.1 at
     2,000 deals; 64 worlds give about +1.4."""
-    res = duplicate("frappe", "search", "heuristic", n=DUEL_N, seed=DUEL_SEED)
+    res = duplicate(get_game("frappe"), "search", "heuristic", n=DUEL_N, seed=DUEL_SEED)
     assert res.lo > 0, res.format()
 
 

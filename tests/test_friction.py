@@ -16,7 +16,7 @@ import pytest
 
 from simlab.cli.commands import _InterruptHandler, build_parser, interrupted_by_user, main, table
 from simlab.engine.progress import Progress
-from simlab.games import game_names
+from simlab.games import game_names, get_game
 
 # they watch the machine's temporary files, processes and signals: run alone (Makefile)
 pytestmark = pytest.mark.serial
@@ -239,9 +239,9 @@ def test_compare_result_as_polars_frame():
     runs too, and its ``to_polars()`` is the same frame."""
     from simlab.analysis.compare import compare, compare_runs
 
-    result = compare_runs("belote", 1_000, b={"queen_points": 5}, seed=1)
+    result = compare_runs(get_game("belote"), 1_000, b={"queen_points": 5}, seed=1)
     frame = result.to_polars()
-    assert frame.equals(compare("belote", 1_000, b={"queen_points": 5}, seed=1))
+    assert frame.equals(compare(get_game("belote"), 1_000, b={"queen_points": 5}, seed=1))
     assert isinstance(frame, pl.DataFrame) and frame.height == len(result.rows)
     assert {"key", "metric", "a", "b", "diff", "diff_lo", "diff_hi", "p_holm",
             "significant"} <= set(frame.columns)

@@ -323,20 +323,21 @@ def test_match_two_in_a_row_and_cap():
 
 # --- runner, and (g) the same rows without the JIT ----------------------------------------
 def test_runner_rows_do_not_depend_on_chunks():
-    ref = simulate("manille", 300, seed=3, record_hands=True)
-    assert ref.equals(simulate("manille", 300, seed=3, record_hands=True, chunk_size=70))
+    ref = simulate(get_game("manille"), 300, seed=3, record_hands=True)
+    assert ref.equals(simulate(get_game("manille"), 300, seed=3, record_hands=True, chunk_size=70))
     assert isinstance(ref["trump"].dtype, pl.Enum) and ref["void_deal"].dtype == pl.Boolean
     assert ref["dealt_s0"].list.len().to_list() == [8] * 300
-    m = simulate("manille", 20, seed=3, level="match")
-    assert m.equals(simulate("manille", 20, seed=3, level="match", chunk_size=7))
+    m = simulate(get_game("manille"), 20, seed=3, level="match")
+    assert m.equals(simulate(get_game("manille"), 20, seed=3, level="match", chunk_size=7))
 
 
 SCRIPT = """
 import sys
 from simlab.engine.runner import simulate
-simulate("manille", 20, seed=8, policies="heuristic,random,heuristic,random",
+from simlab.games import get_game
+simulate(get_game("manille"), 20, seed=8, policies="heuristic,random,heuristic,random",
          record_hands=True).write_parquet(sys.argv[1])
-simulate("manille", 2, seed=8, level="match", params={"target": 40}).write_parquet(sys.argv[2])
+simulate(get_game("manille"), 2, seed=8, level="match", params={"target": 40}).write_parquet(sys.argv[2])
 """
 
 
@@ -345,8 +346,8 @@ def test_numba_disabled_gives_the_same_rows(tmp_path: Path):
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     subprocess.run([sys.executable, "-c", SCRIPT, str(deals), str(matches)], env=env,
                    check=True, timeout=300)
-    ref = simulate("manille", 20, seed=8, policies="heuristic,random,heuristic,random",
+    ref = simulate(get_game("manille"), 20, seed=8, policies="heuristic,random,heuristic,random",
                    record_hands=True)
     assert pl.read_parquet(deals).equals(ref)
-    ref_m = simulate("manille", 2, seed=8, level="match", params={"target": 40})
+    ref_m = simulate(get_game("manille"), 2, seed=8, level="match", params={"target": 40})
     assert pl.read_parquet(matches).equals(ref_m)

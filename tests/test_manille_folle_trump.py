@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.engine.runner import simulate
+from simlab.games import get_game
 from simlab.games import manille as M
 from simlab.games.manille import rules as R
 from simlab.games.manille import variant_players as VP
@@ -76,7 +77,7 @@ def test_sans_atout_is_never_named_even_where_allowed():
 
 def test_the_trump_is_spread_over_the_suits():
     # formerly spades 91.7 %, clubs never: each suit about a quarter now
-    f = simulate("manille", 2000, seed=12, params={"variant": "folle"})
+    f = simulate(get_game("manille"), 2000, seed=12, params={"variant": "folle"})
     share = f["trump"].value_counts(normalize=True)
     shares = dict(zip(share["trump"].cast(str).to_list(), share["proportion"].to_list(), strict=True))
     assert set(shares) == {"♠", "♥", "♦", "♣"}

@@ -21,6 +21,7 @@ from simlab.engine import rng
 from simlab.engine.game import to_frame
 from simlab.engine.knobs import SimlabError
 from simlab.engine.runner import simulate
+from simlab.games import get_game
 from simlab.games import manille as M
 from simlab.games.manille import kernels as MK
 from simlab.games.manille import rules as MR
@@ -131,9 +132,9 @@ def test_match_kernel_matches_the_reference_both_ways():
 
 
 def test_rows_do_not_depend_on_chunks():
-    ref = simulate("manille", 40, seed=3, level="match", policies="heuristic,random,heuristic,"
+    ref = simulate(get_game("manille"), 40, seed=3, level="match", policies="heuristic,random,heuristic,"
                    "random", params={"reshuffle_each_deal": False})
-    assert ref.equals(simulate("manille", 40, seed=3, level="match", chunk_size=7,
+    assert ref.equals(simulate(get_game("manille"), 40, seed=3, level="match", chunk_size=7,
                                policies="heuristic,random,heuristic,random",
                                params={"reshuffle_each_deal": False}))
 
@@ -141,7 +142,8 @@ def test_rows_do_not_depend_on_chunks():
 SCRIPT = """
 import sys
 from simlab.engine.runner import simulate
-simulate("manille", 3, seed=8, level="match", policies="heuristic,random,heuristic,random",
+from simlab.games import get_game
+simulate(get_game("manille"), 3, seed=8, level="match", policies="heuristic,random,heuristic,random",
          params={"target": 40, "reshuffle_each_deal": False}).write_parquet(sys.argv[1])
 """
 
@@ -150,7 +152,7 @@ def test_numba_disabled_gives_the_same_matches(tmp_path: Path):
     out = tmp_path / "m.parquet"
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     subprocess.run([sys.executable, "-c", SCRIPT, str(out)], env=env, check=True, timeout=300)
-    ref = simulate("manille", 3, seed=8, level="match", policies="heuristic,random,heuristic,"
+    ref = simulate(get_game("manille"), 3, seed=8, level="match", policies="heuristic,random,heuristic,"
                    "random", params={"target": 40, "reshuffle_each_deal": False})
     assert pl.read_parquet(out).equals(ref)
 

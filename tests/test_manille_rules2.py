@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from simlab.engine.knobs import SEED_CASES, SimlabError
+from simlab.games import get_game
 from simlab.games import manille as M
 from simlab.games.manille import players as P
 from simlab.games.manille import rules as R
@@ -146,7 +147,7 @@ def test_folle_counted_in_tricks():
 def test_folle_count_reaches_the_rows():
     from simlab.engine.runner import simulate
 
-    f = simulate("manille", 300, seed=2, params={"variant": "folle", "folle_count": "tricks"})
+    f = simulate(get_game("manille"), 300, seed=2, params={"variant": "folle", "folle_count": "tricks"})
     tricks = np.stack([f[f"tricks_s{p}"].to_numpy() for p in range(4)], axis=1)
     score = np.stack([f[f"score_s{p}"].to_numpy() for p in range(4)], axis=1)
     assert (score == -tricks).all()

@@ -11,6 +11,7 @@ import sys
 import numpy as np
 
 import simlab
+from simlab.games import get_game
 from simlab.games import manille as M
 from simlab.games.manille import players as P
 from simlab.games.manille import rules as R
@@ -175,5 +176,5 @@ DUEL_N = 1000
 def test_search_beats_heuristic_in_duplicate_play():
     from simlab.players.duel import duplicate
 
-    r = duplicate("manille", "search", "heuristic", n=DUEL_N, seed=1, params={"search_worlds": 16})
+    r = duplicate(get_game("manille"), "search", "heuristic", n=DUEL_N, seed=1, params={"search_worlds": 16})
     assert r.lo > 0, r.format()

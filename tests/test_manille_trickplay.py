@@ -17,6 +17,7 @@ import numpy as np
 from polars.testing import assert_frame_equal
 
 import simlab
+from simlab.games import get_game
 from simlab.games import manille as M
 from simlab.games.manille import players as P
 from simlab.games.manille import rules as R
@@ -78,7 +79,7 @@ def test_the_last_trump_is_kept_for_an_enemy_manille():
 def test_careful_load_wins_in_duplicate_play():
     # measured +0.172 [+0.152, +0.191] (40,000 deals, seed 99); +0.199 [+0.184, +0.213]
     # for both knobs against the former play (80,000 deals, seed 7)
-    r = duplicate("manille", "heuristic", "heuristic:careful_load=false", n=20_000, seed=3,
+    r = duplicate(get_game("manille"), "heuristic", "heuristic:careful_load=false", n=20_000, seed=3,
                   jobs=-1)
     assert r.lo > 0, r.format()
 
@@ -86,7 +87,7 @@ def test_careful_load_wins_in_duplicate_play():
 def test_keeping_the_last_trump_wins_in_duplicate_play():
     # small but clear: +0.006 [+0.004, +0.009] (80,000 deals, seed 7); leading no trump at
     # all lost 0.043 a deal (a small trump led draws the opponents' trumps)
-    r = duplicate("manille", "heuristic", "heuristic:lead_keep_trumps=false", n=80_000,
+    r = duplicate(get_game("manille"), "heuristic", "heuristic:lead_keep_trumps=false", n=80_000,
                   seed=7, jobs=-1)
     assert r.lo > 0, r.format()
 
@@ -245,7 +246,7 @@ def test_classic_seat_values_are_each_seats_own():
 def test_drawing_trumps_wins_in_duplicate_play():
     # measured +0.338 [+0.323, +0.353] (100,000 deals, seed 99) and +0.350 [+0.335,
     # +0.366] (seed 7); all three changes against the former play +0.371 [+0.356, +0.387]
-    r = duplicate("manille", "heuristic", "heuristic:draw_trumps=false", n=20_000, seed=3,
+    r = duplicate(get_game("manille"), "heuristic", "heuristic:draw_trumps=false", n=20_000, seed=3,
                   jobs=-1)
     assert r.lo > 0, r.format()
 
@@ -253,7 +254,7 @@ def test_drawing_trumps_wins_in_duplicate_play():
 def test_safe_cash_wins_in_duplicate_play():
     # measured +0.015 [+0.012, +0.018] (100,000 deals, seed 99), +0.013 [+0.011, +0.016]
     # (seed 7)
-    r = duplicate("manille", "heuristic", "heuristic:safe_cash=false", n=40_000, seed=3,
+    r = duplicate(get_game("manille"), "heuristic", "heuristic:safe_cash=false", n=40_000, seed=3,
                   jobs=-1)
     assert r.lo > 0, r.format()
 
@@ -262,6 +263,6 @@ def test_keeping_small_trumps_in_discards_wins_in_duplicate_play():
     # measured +0.017 [+0.015, +0.019] (100,000 deals, seed 99), +0.018 [+0.016, +0.021]
     # (seed 7); up to a queen 0.005 a deal less [0.003, 0.006], up to a jack 0.007 less
     # again, up to an ace or a 10 the same as up to a king
-    r = duplicate("manille", "heuristic", "heuristic:discard_plain_upto=0", n=40_000,
+    r = duplicate(get_game("manille"), "heuristic", "heuristic:discard_plain_upto=0", n=40_000,
                   seed=3, jobs=-1)
     assert r.lo > 0, r.format()

@@ -359,7 +359,7 @@ def test_deux_deal_as_the_seed_says():
 
 # --- invariants and conservation over many deals ---------------------------------------------
 def _rows(variant: str, policies, seed: int, n: int, **knobs) -> pl.DataFrame:
-    return simulate("manille", n, seed=seed, params={"variant": variant, **knobs},
+    return simulate(get_game("manille"), n, seed=seed, params={"variant": variant, **knobs},
                     policies=policies, record_hands=True)
 
 
@@ -428,7 +428,7 @@ def test_deux_exact_odds_of_the_trump_manille():
     10 of trump) = 1/8 + 7/8 * 7/31 = 10/31, any other hand 7/31; the dummies' face-down
     halves hold it with 7/8 * 4/31 each."""
     n = 8000
-    f = simulate("manille", n, seed=2024, params={"variant": "deux"}, record_hands=True)
+    f = simulate(get_game("manille"), n, seed=2024, params={"variant": "deux"}, record_hands=True)
     trump = f["trump"].cast(pl.String).to_list()
     dealer = f["dealer"].to_numpy()
     holder = np.full(n, -1)
@@ -492,13 +492,13 @@ def test_variant_rows_do_not_depend_on_jobs_or_chunks():
     for v, pol in (("deux", "search,heuristic,random,heuristic"),
                    ("encheres", "search,random,heuristic,heuristic")):
         params = {"variant": v, "search_worlds": 3}
-        ref = simulate("manille", 40, seed=3, params=params, policies=pol, record_hands=True)
-        assert ref.equals(simulate("manille", 40, seed=3, params=params, policies=pol,
+        ref = simulate(get_game("manille"), 40, seed=3, params=params, policies=pol, record_hands=True)
+        assert ref.equals(simulate(get_game("manille"), 40, seed=3, params=params, policies=pol,
                                    record_hands=True, chunk_size=9))
-        assert ref.equals(simulate("manille", 40, seed=3, params=params, policies=pol,
+        assert ref.equals(simulate(get_game("manille"), 40, seed=3, params=params, policies=pol,
                                    record_hands=True, chunk_size=20, jobs=2))
-    m = simulate("manille", 12, seed=3, level="match", params={"variant": "belge"})
-    assert m.equals(simulate("manille", 12, seed=3, level="match", params={"variant": "belge"},
+    m = simulate(get_game("manille"), 12, seed=3, level="match", params={"variant": "belge"})
+    assert m.equals(simulate(get_game("manille"), 12, seed=3, level="match", params={"variant": "belge"},
                              chunk_size=5, jobs=2))
 
 
@@ -515,20 +515,20 @@ def test_variant_questions_are_finite_and_computed_as_defined():
         k = M.ManilleKnobs(variant=variant)
         # enchères: enough deals for 20 takes at bids of 30 or more
         n = 3000 if variant == "encheres" else 1500
-        f = simulate("manille", n, seed=4, params={"variant": variant})
+        f = simulate(get_game("manille"), n, seed=4, params={"variant": variant})
         ms = named(game, f, k, "deal", "Manille questions")
         check_all_finite(ms)
         assert ms[f"manille.{key}"].headline
-    f = simulate("manille", 1500, seed=4, params={"variant": "trois"})
+    f = simulate(get_game("manille"), 1500, seed=4, params={"variant": "trois"})
     ms = named(game, f, M.ManilleKnobs(variant="trois"), "deal", "Manille questions")
     decided = f.filter(~pl.col("void_deal"))
     close(ms["manille.q8.dummy_team"],
           (decided["winning_team"] == decided["dummy_seat"] % 2).mean())
-    f = simulate("manille", 1500, seed=4, params={"variant": "encheres"})
+    f = simulate(get_game("manille"), 1500, seed=4, params={"variant": "encheres"})
     ms = named(game, f, M.ManilleKnobs(variant="encheres"), "deal", "Manille questions")
     taken = f.filter(pl.col("taker") >= 0)
     close(ms["manille.q4.made"], taken["made"].mean())
-    m = simulate("manille", 60, seed=4, level="match", params={"variant": "belge"})
+    m = simulate(get_game("manille"), 60, seed=4, level="match", params={"variant": "belge"})
     ms = named(game, m, M.ManilleKnobs(variant="belge"), "match", "Manille questions")
     n_forced = (m["sa_forced_t0"] + m["sa_forced_t1"]).sum()
     margin = (m["sa_forced_margin_t0"] + m["sa_forced_margin_t1"]).sum()

@@ -17,6 +17,7 @@ import pytest
 
 from simlab.analysis import players_check as PC
 from simlab.engine.runner import plan, simulate
+from simlab.games import get_game
 from simlab.games.manille import rules as R
 from simlab.games.manille import variant_players as VP
 from simlab.games.manille import variants as V
@@ -154,13 +155,13 @@ def test_exclusions_are_sound_on_real_deals():
 # --- the heuristic and the search in duplicate play --------------------------------------------
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_strong_hands_win_and_heuristic_beats_random(variant):
-    p = plan("manille", 1500, seed=11, params={"variant": variant})
+    p = plan(get_game("manille"), 1500, seed=11, params={"variant": variant})
     st = PC.hand_strength(p.game, p, 1500)
     means = np.array([d.value for d in st.deciles])
     rank_corr = np.corrcoef(np.arange(len(means)), np.argsort(np.argsort(means)))[0, 1]
     assert rank_corr >= 0.7, (variant, means.round(2))
     assert st.top_minus_bottom.lo > 0 and st.spearman > 0
-    r = duplicate("manille", "heuristic", "random", n=400, seed=3, params={"variant": variant})
+    r = duplicate(get_game("manille"), "heuristic", "random", n=400, seed=3, params={"variant": variant})
     assert r.lo > 0, r.format()
 
 
@@ -168,7 +169,7 @@ def test_strong_hands_win_and_heuristic_beats_random(variant):
 def test_search_beats_heuristic_in_duplicate_play(variant):
     """Search deciding everything (the decisions before the play too: belge, coinchee,
     encheres, folle; trois and deux have none) against the heuristic."""
-    r = duplicate("manille", "search", "heuristic", n=200, seed=1,
+    r = duplicate(get_game("manille"), "search", "heuristic", n=200, seed=1,
                   params={"variant": variant, "search_worlds": 12,
                           "search_decision_worlds": 16})
     assert r.lo > 0, r.format()
@@ -178,12 +179,12 @@ def test_search_beats_heuristic_in_duplicate_play(variant):
 def variant_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
     """A few deals of every variant (search, random and heuristic seats, half-hidden trois
     dummy) and two short belge and folle matches."""
-    deals = pl.concat([simulate("manille", 3, seed=8, policies="search,random,heuristic,heuristic",
+    deals = pl.concat([simulate(get_game("manille"), 3, seed=8, policies="search,random,heuristic,heuristic",
                                 params={"variant": v, "search_worlds": 2,
                                         "search_decision_worlds": 2,
                                         "dummy_exposure": "half_hidden"}, record_hands=True)
                        .with_columns(pl.lit(v).alias("v")) for v in VARIANTS], how="diagonal")
-    matches = pl.concat([simulate("manille", 2, seed=8, level="match",
+    matches = pl.concat([simulate(get_game("manille"), 2, seed=8, level="match",
                                   params={"variant": v, "belge_deals": 4, "target": 30})
                          .with_columns(pl.lit(v).alias("v")) for v in ("belge", "folle")],
                         how="diagonal")

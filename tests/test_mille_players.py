@@ -10,11 +10,12 @@ import polars as pl
 
 from simlab.analysis import players_check as PC
 from simlab.engine.runner import execute, plan
+from simlab.games import get_game
 from simlab.players.duel import duplicate
 
 
 def test_strong_hands_win_and_heuristic_beats_random():
-    p = plan("mille", 1500, seed=11)
+    p = plan(get_game("mille"), 1500, seed=11)
     st = PC.hand_strength(p.game, p, 1500)
     assert st is not None and st.n == 1500 * 3
     means = np.array([d.value for d in st.deciles])
@@ -22,12 +23,12 @@ def test_strong_hands_win_and_heuristic_beats_random():
     assert rank_corr >= 0.7, means.round(2)
     assert st.top_minus_bottom.lo > 0, st.top_minus_bottom
     assert st.spearman > 0
-    r = duplicate("mille", "heuristic", "random", n=600, seed=3)
+    r = duplicate(get_game("mille"), "heuristic", "random", n=600, seed=3)
     assert r.lo > 0, r.format()
 
 
 def test_health_checks_pass_but_the_forced_opening():
-    p = plan("mille", 3000, seed=5)
+    p = plan(get_game("mille"), 3000, seed=5)
     frame = execute(p)
     checks = PC.frame_checks(p.game, p, frame)
     contracts = [c for c in checks if c.name.startswith("contract ")]
@@ -50,7 +51,7 @@ def test_bids_above_120_are_rare_and_made_often():
     of 200,000, seed 5) and makes 85 %. Bounds: 5 standard errors (n = 352: 0.852 -
     5 x 0.019 = 0.76), and at least 150 deals (with jump_from 1000: 12)."""
     n = 200_000
-    f = execute(plan("mille", n, seed=5))
+    f = execute(plan(get_game("mille"), n, seed=5))
     over = f.filter((pl.col("contract") == ">120") & ~pl.col("bomb"))
     assert 150 <= over.height <= 0.005 * n, over.height  # jumping: 8,453 (4.2 %)
     made = over["made"].mean()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import simlab
+from simlab.games import get_game
 from simlab.games import mille as M
 from simlab.games.mille import players as P
 from simlab.games.mille import rules as R
@@ -187,7 +188,7 @@ DUEL_N = 2000  # +1.14 [+0.31, +1.97] (seed 1) since the heuristic bids its esti
 def test_search_beats_heuristic_in_duplicate_play():
     from simlab.players.duel import duplicate
 
-    r = duplicate("mille", "search", "heuristic", n=DUEL_N, seed=1)
+    r = duplicate(get_game("mille"), "search", "heuristic", n=DUEL_N, seed=1)
     assert r.lo > 0, r.format()
 
 

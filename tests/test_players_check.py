@@ -27,7 +27,7 @@ def test_strong_hands_win_and_heuristic_beats_random(slug):
     """Issue 10, item 2: the heuristic's mean result rises with the game's hand-strength
     measure (the ten decile means rise, and the strongest decile beats the weakest with an
     interval above 0), and the heuristic beats random clearly in duplicate play."""
-    p = plan(slug, 1500, seed=11)
+    p = plan(get_game(slug), 1500, seed=11)
     st = P.hand_strength(p.game, p, 1500)
     assert st is not None and st.n == 1500 * p.game.players(p.knobs)
     means = np.array([d.value for d in st.deciles])
@@ -35,12 +35,12 @@ def test_strong_hands_win_and_heuristic_beats_random(slug):
     assert rank_corr >= 0.7, (slug, means.round(2))
     assert st.top_minus_bottom.lo > 0, (slug, st.top_minus_bottom)
     assert st.spearman > 0
-    r = duplicate(slug, "heuristic", "random", n=600, seed=3)
+    r = duplicate(get_game(slug), "heuristic", "random", n=600, seed=3)
     assert r.lo > 0, r.format()
 
 
 def _plan_frame(slug: str, n: int = 400):
-    p = plan(slug, n, seed=5)
+    p = plan(get_game(slug), n, seed=5)
     return p, execute(p)
 
 
@@ -72,7 +72,7 @@ def test_duel_checks_flag_only_a_clear_loss():
     by = {c.name.split(" (")[0]: c for c in pc.checks}
     assert by["heuristic beats random"].ok is True
     # random against heuristic: the same duel seen from the loser's side is a warning
-    r = duplicate("manille", "random", "heuristic", n=200, seed=p.seed)
+    r = duplicate(get_game("manille"), "random", "heuristic", n=200, seed=p.seed)
     assert r.hi < 0
     assert pc.strength is not None and len(pc.strength.deciles) == P.DECILES
 
@@ -83,7 +83,7 @@ def test_skill_check_pairs_the_runs_first_deals():
     sk = P.skill_check(p.game, p, frame, ms, "search", n=150)
     head = {m.key for m in ms.headline()}
     assert sk.n == 150 and {r.key for r in sk.rows} == head
-    strong = execute(plan("belote", 150, seed=5, policies="search"))
+    strong = execute(plan(get_game("belote"), 150, seed=5, policies="search"))
     thrown = next(r for r in sk.rows if r.key == "contract.nobody_takes")
     assert thrown.choice
     # the "search, same deals" estimate is exactly the rate over an all-search run
@@ -149,7 +149,7 @@ def test_a_game_that_forces_a_taker_is_not_warned_about_passing():
     p, frame = _plan_frame("belote_noisette", 300)
     check = next(c for c in P.frame_checks(p.game, p, frame) if c.name == "deals where nobody takes")
     assert check.ok is None and "the rules force a taker" in check.value
-    assert duplicate("belote_noisette", "heuristic", "random", n=50, seed=1).unit == \
+    assert duplicate(get_game("belote_noisette"), "heuristic", "random", n=50, seed=1).unit == \
         "hazelnuts per deal"
 
 
@@ -209,7 +209,7 @@ def test_caisse_misere_generale_is_no_bid_but_the_game_played_when_nobody_takes(
     """Issue 33: Misère Générale is imposed when everyone passes twice: no health check
     calls it a bid never (or always) taken; the nobody-takes check counts it and says so;
     the Contracts section has no "share of takes" nor taker success for it."""
-    p = plan("caisse", 300, seed=1)
+    p = plan(get_game("caisse"), 300, seed=1)
     for games in (["trump_r1", "trump_r2", "misere_generale"] * 100,  # 33% Misère Générale
                   ["trump_r1", "trump_r2", "sans_atout"] * 100):  # never: nobody passed twice
         frame = _caisse_games(games)
@@ -219,7 +219,7 @@ def test_caisse_misere_generale_is_no_bid_but_the_game_played_when_nobody_takes(
         assert len(nobody) == 1 and "Misère Générale is then played" in nobody[0].name
         assert nobody[0].ok is ("misere_generale" in games)
         assert "contract sans_atout (rows with a contract)" in {c.name for c in checks}
-        keys = {m.key for m in compute("caisse", frame, p.knobs, "deal").metrics}
+        keys = {m.key for m in compute(get_game("caisse"), frame, p.knobs, "deal").metrics}
         assert "contract.share.trump_r1" in keys and "contract.success.trump_r1" in keys
         assert not any(k.endswith("misere_generale") and k.startswith("contract.")
                        for k in keys), sorted(keys)

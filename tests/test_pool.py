@@ -19,6 +19,7 @@ from simlab.engine import pool, runner
 from simlab.engine.game import Game
 from simlab.engine.knobs import SimlabError
 from simlab.engine.runner import last_processes, simulate
+from simlab.games import get_game
 
 # they watch the machine's temporary files, processes and signals: run alone (Makefile)
 pytestmark = pytest.mark.serial
@@ -98,8 +99,8 @@ def test_a_killed_run_leaves_nothing_behind(tmp_path, monkeypatch):
     base = tmp_path / "tmp"
     base.mkdir()
     shm = shm_names()
-    code = ("import simlab.engine.runner as r; "
-            "r.simulate('belote', 2_000_000, chunk_size=20_000, jobs=2, progress=False)")
+    code = ("import simlab; import simlab.engine.runner as r; "
+            "r.simulate(simlab.get_game('belote'), 2_000_000, chunk_size=20_000, jobs=2, progress=False)")
     proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True,
                             env={**os.environ, "SIMLAB_MIN_PARALLEL_SECONDS": "0",
                                  "TMPDIR": str(base)})
@@ -130,8 +131,8 @@ def test_a_killed_run_leaves_nothing_behind(tmp_path, monkeypatch):
 
 def test_orphaned_workers_exit(tmp_path):
     """Only the parent killed: its workers notice and exit within a few seconds."""
-    code = ("import simlab.engine.runner as r; "
-            "r.simulate('belote', 3_000_000, chunk_size=20_000, jobs=2, progress=False)")
+    code = ("import simlab; import simlab.engine.runner as r; "
+            "r.simulate(simlab.get_game('belote'), 3_000_000, chunk_size=20_000, jobs=2, progress=False)")
     proc = subprocess.Popen([sys.executable, "-c", code],
                             env={**os.environ, "SIMLAB_MIN_PARALLEL_SECONDS": "0"})
     deadline = time.monotonic() + START_DEADLINE
@@ -209,7 +210,7 @@ def test_rows_do_not_depend_on_which_process_ran_them(tmp_path, monkeypatch):
     pool.shutdown()  # workers started earlier have the environment of their start
     game = Game(**{**FAKE.__dict__, "run_deals": logged_deals})
     ref = simulate(FAKE, 400, seed=6)
-    assert simulate(game, 400, seed=6, chunk_size=10, jobs=2).equals(ref)
+    assert simulate(get_game(game), 400, seed=6, chunk_size=10, jobs=2).equals(ref)
     pids = set(log.read_text().split())  # the processes that ran the run's chunks
     assert str(os.getpid()) in pids and len(pids) == 2, pids  # this process and a worker
 

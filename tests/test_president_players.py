@@ -9,11 +9,12 @@ import math
 import polars as pl
 
 from simlab.engine.runner import simulate
+from simlab.games import get_game
 from simlab.players.duel import duplicate
 
 
 def place_by_twos(n: int = 20_000, seed: int = 3, **params) -> pl.DataFrame:
-    f = simulate("president", n, seed=seed, record_hands=True, params=params, progress=False)
+    f = simulate(get_game("president"), n, seed=seed, record_hands=True, params=params, progress=False)
     per_seat = [f.select(pl.col(f"dealt_s{s}").list.eval(pl.element().str.starts_with("2"))
                          .list.sum().alias("twos"), pl.col(f"place_s{s}").alias("place"))
                 for s in range(4)]
@@ -36,7 +37,7 @@ def test_more_twos_finish_better():
 
 
 def test_heuristic_beats_random_clearly():
-    res = duplicate("president", "heuristic", "random", n=2_000, seed=1)
+    res = duplicate(get_game("president"), "heuristic", "random", n=2_000, seed=1)
     assert res.lo > 1.0, res.format()  # the former knobs: +0.54 points a deal
 
 
@@ -49,9 +50,9 @@ def test_role_chain_deal_and_match_routes_agree():
 
     g = get_game("president")
     titled = {"deal_titles": "random"}
-    deals = simulate("president", 20_000, seed=1, params=titled, progress=False)
+    deals = simulate(get_game("president"), 20_000, seed=1, params=titled, progress=False)
     d = {m.key: m.estimate for m in compute(g, deals, g.make_knobs(titled), "deal").metrics}
-    matches = simulate("president", 1_000, seed=1, level="match", progress=False)
+    matches = simulate(get_game("president"), 1_000, seed=1, level="match", progress=False)
     m = {m.key: m.estimate for m in compute(g, matches, g.make_knobs({}), "match").metrics}
     a, b = d["president.q1.p.to.p"], m["president.q1.match.president_kept"]
     se = math.hypot((a.hi - a.lo) / 3.92, (b.hi - b.lo) / 3.92)

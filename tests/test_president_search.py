@@ -16,6 +16,7 @@ import pytest
 
 import simlab
 from simlab.engine import rng
+from simlab.games import get_game
 from simlab.games import president as P
 from simlab.games.president import players as PL
 from simlab.games.president import rules as R
@@ -356,7 +357,7 @@ def test_goes_out_when_it_can_and_keeps_the_master_otherwise():
 def test_search_stronger_than_heuristic_duplicate():
     # the default 24 worlds: since the heuristic stopped hoarding its 2s (issue 10) an
     # 8-world search no longer beats it
-    res = duplicate("president", "search", "heuristic", n=300, seed=3)
+    res = duplicate(get_game("president"), "search", "heuristic", n=300, seed=3)
     assert res.n == 300
     assert res.lo > 0, res.format()
 

@@ -148,7 +148,7 @@ def test_random_toml_is_accepted_or_rejected_cleanly(tmp_path_factory, text):
     path = Path(tmp_path_factory.mktemp("v")) / "v.toml"
     path.write_text(text, encoding="utf-8")
     try:
-        values = load_variant(path, game="belote")
+        values = load_variant(path, game=get_game("belote"))
         get_game("belote").make_knobs(values)
     except SimlabError as e:
         assert str(e) and "\n" not in str(e)

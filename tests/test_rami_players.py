@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simlab.games import get_game
 from simlab.games import rami as R
 from simlab.games.rami import kernels as K
 from simlab.games.rami import players as PL
@@ -166,7 +167,7 @@ def test_strong_dealt_hands_do_better():
 def test_heuristic_beats_random_clearly():
     """Duplicate play (one heuristic seat among random ones, rotated): measured +36 points
     per deal at 20,000 deals (+26 before issue 10)."""
-    res = duplicate("rami", "heuristic", "random", n=2000, seed=5)
+    res = duplicate(get_game("rami"), "heuristic", "random", n=2000, seed=5)
     assert res.lo > 25, res.format()
 
 
@@ -175,5 +176,5 @@ SEARCH_EDGE_BEFORE = 7.23  # search vs heuristic, 1,000 deals, seed 1, before is
 
 
 def test_search_edge_over_the_heuristic_is_no_larger_than_before():
-    res = duplicate("rami", "search", "heuristic", n=300, seed=1)
+    res = duplicate(get_game("rami"), "search", "heuristic", n=300, seed=1)
     assert res.edge < SEARCH_EDGE_BEFORE, res.format()

@@ -17,6 +17,7 @@ import pytest
 
 import simlab
 from simlab.engine.game import to_frame
+from simlab.games import get_game
 from simlab.games import rami as R
 from simlab.games.rami import kernels as K
 from simlab.games.rami import players as PL
@@ -280,7 +281,7 @@ def test_search_keeps_its_melds():
 
 
 def test_search_beats_the_heuristic_in_duplicate_play():
-    res = duplicate("rami", "search", "heuristic", n=DUEL_N, seed=DUEL_SEED,
+    res = duplicate(get_game("rami"), "search", "heuristic", n=DUEL_N, seed=DUEL_SEED,
                     params={"search_worlds": DUEL_WORLDS})
     assert res.lo > 0, res.format()
 

@@ -10,9 +10,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab.analysis import stats
 from simlab.analysis.metrics import MetricDef, estimate_of, fieller, log_scale_upper, ratio_of_sums
 from simlab.analysis.sums import moments_of
+from simlab.engine import stats
 
 RATIO = MetricDef("r", "r", "S", ratio_of_sums(pl.col("num"), pl.col("den"), pl.lit(True)),
                   kind="mean", unit="share")

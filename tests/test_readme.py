@@ -116,6 +116,6 @@ def test_experiments_readme_example_is_complete():
         path.parent.mkdir(exist_ok=True)
         path.write_text(body, encoding="utf-8")
         ex = load_experiment(path)
-        assert ex.game == "belote"
+        assert ex.game.slug == "belote"
     assert load_experiment(ROOT / ".pytest_cache" / "experiment-example-0.toml").compare_b == {
         "queen_points": 5}

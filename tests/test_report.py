@@ -15,6 +15,7 @@ from simlab.analysis.compare import compare_runs, sweep
 from simlab.analysis.metrics import MetricSet, compute
 from simlab.analysis.report import _slug, write_report
 from simlab.engine.runner import execute, plan
+from simlab.games import get_game
 
 N_DEALS = 6_000
 N_MATCHES = 150
@@ -22,7 +23,7 @@ N_MATCHES = 150
 
 @pytest.fixture(scope="module")
 def deal_run():
-    p = plan("belote", N_DEALS, seed=3)
+    p = plan(get_game("belote"), N_DEALS, seed=3)
     frame = execute(p)
     return p, frame, compute(p.game, frame, p.knobs, p.level)
 
@@ -37,12 +38,12 @@ def deal_report(deal_run, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def identical_comparison():
-    return compare_runs("belote", 5_000, seed=1)
+    return compare_runs(get_game("belote"), 5_000, seed=1)
 
 
 @pytest.fixture(scope="module")
 def small_sweep():
-    return sweep("belote", 5_000, {"take_threshold_1": ["6", "8"]}, seed=2)
+    return sweep(get_game("belote"), 5_000, {"take_threshold_1": ["6", "8"]}, seed=2)
 
 
 def headings(md: str) -> list[str]:
@@ -137,7 +138,7 @@ def test_report_rewrite_removes_stale_figures(deal_run, tmp_path):
 
 # --- match level ---------------------------------------------------------------------------
 def test_match_report_has_match_length(tmp_path):
-    p = plan("belote", N_MATCHES, seed=4, level="match")
+    p = plan(get_game("belote"), N_MATCHES, seed=4, level="match")
     frame = execute(p)
     out = write_report(tmp_path, game=p.game, plan=p, frame=frame, seconds=2.0)
     md = (out / "report.md").read_text(encoding="utf-8")
@@ -175,7 +176,7 @@ def test_identical_comparison_report(identical_comparison, tmp_path):
 
 
 def test_significant_difference_is_reported(tmp_path):
-    c = compare_runs("belote", 5_000, b={"queen_points": 5}, seed=1)
+    c = compare_runs(get_game("belote"), 5_000, b={"queen_points": 5}, seed=1)
     few = MetricSet(compute(c.game, c.frame_a, c.plan_a.knobs, "deal").metrics[:2])
     out = write_report(tmp_path, game=c.game, plan=c.plan_a, frame=c.frame_a, seconds=1.0,
                        comparison=c, metric_set=few)
@@ -280,7 +281,7 @@ def test_short_labels():
 
 
 def test_sweep_curves_two_knobs():
-    s = sweep("belote", 2_000, {"take_threshold_1": ["6", "8"], "queen_points": ["3", "5"]}, seed=5)
+    s = sweep(get_game("belote"), 2_000, {"take_threshold_1": ["6", "8"], "queen_points": ["3", "5"]}, seed=5)
     fig = plots.sweep_curves(s, "contract.success")
     labelled(fig)
     ax = fig.axes[0]
@@ -290,7 +291,7 @@ def test_sweep_curves_two_knobs():
 
 
 def test_comparison_report_says_what_the_intervals_are(tmp_path):
-    c = compare_runs("belote", 3_000, b={"take_threshold_1": 9}, seed=6)
+    c = compare_runs(get_game("belote"), 3_000, b={"take_threshold_1": 9}, seed=6)
     out = write_report(tmp_path, game=c.game, plan=c.plan_a, frame=c.frame_a, seconds=1.0,
                        comparison=c, metric_set=MetricSet([]))
     sec = (out / "report.md").read_text(encoding="utf-8").split("## Comparison")[1].split("\n## ")[0]

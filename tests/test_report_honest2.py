@@ -19,7 +19,7 @@ from simlab.games import get_game
 
 
 def _match_metric(slug: str, frame: pl.DataFrame, key: str):
-    ms = compute(slug, frame, {}, "match")
+    ms = compute(get_game(slug), frame, {}, "match")
     return next(m for m in ms.metrics if m.key == key)
 
 
@@ -79,7 +79,7 @@ def test_a_finding_against_a_metric_of_too_few_rows_is_not_tested():
     'a difference of -36 points [-53, -18]' (the single row's rate had no spread);
     now neither side may have fewer rows than a test needs."""
     from simlab.analysis.metrics import Metric, MetricDef
-    from simlab.analysis.stats import proportion
+    from simlab.engine.stats import proportion
 
     def rate(key: str, k: int, n: int) -> Metric:
         return Metric(MetricDef(key, key, "Q", pl.lit(True)), proportion(k, n))
@@ -131,7 +131,7 @@ def test_figures_show_too_few_and_equal_rows_for_what_they_are():
 
     from simlab.analysis import plots
     from simlab.analysis.metrics import Metric, MetricDef
-    from simlab.analysis.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
+    from simlab.engine.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
 
     def mean(key: str, e: Estimate) -> Metric:
         return Metric(MetricDef(key, f"mean score, {key}", "S", pl.lit(1.0), kind="mean",
@@ -154,8 +154,8 @@ def test_the_terminal_tables_say_too_few_and_every_row_equal_as_the_report_does(
     prints "too few", not a bare number; equal rows say so instead of an interval."""
     import math
 
-    from simlab.analysis.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
     from simlab.cli.analysis import _fmt_est
+    from simlab.engine.stats import CONSTANT_ROWS, TOO_FEW_ROWS, Estimate
 
     few = Estimate(0.733, math.nan, math.nan, 15, "mean", status=TOO_FEW_ROWS)
     assert _fmt_est(few, "points") == ["too few", "too few rows (under 20)", "15"]

@@ -10,7 +10,6 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab.analysis import stats
 from simlab.analysis.metrics import (
     MetricDef,
     compute,
@@ -21,6 +20,7 @@ from simlab.analysis.metrics import (
 )
 from simlab.analysis.report import _metric_rows, findings
 from simlab.analysis.sums import moments_of
+from simlab.engine import stats
 from simlab.engine.runner import execute, plan
 from simlab.games import game_names, get_game
 
@@ -42,7 +42,7 @@ MOVING = [
                          ids=[g if not p else f"{g}-{p['variant']}" for g, p, _, _ in MOVING])
 def test_positions_by_points_where_sides_change(game, params, finding_key, factor):
     g = get_game(game)
-    p = plan(game, 300, seed=5, params=params, jobs=1, progress=False)
+    p = plan(get_game(game), 300, seed=5, params=params, jobs=1, progress=False)
     frame = execute(p)
     assert not sides_of(g, p.knobs).fixed
     ms = compute(g, frame, p.knobs, "deal")
@@ -79,7 +79,7 @@ def test_positions_by_points_where_sides_change(game, params, finding_key, facto
 
 
 def test_fixed_teams_keep_side_win_rates_and_quote_the_points():
-    p = plan("belote", 400, seed=5, jobs=1, progress=False)
+    p = plan(get_game("belote"), 400, seed=5, jobs=1, progress=False)
     frame = execute(p)
     g = get_game("belote")
     ms = compute(g, frame, p.knobs, "deal")
@@ -180,8 +180,8 @@ def test_balance_bias_correction_reduces_the_bias():
 
 
 def test_balance_note_gives_the_raw_figure():
-    p = plan("belote", 300, seed=2, jobs=1, progress=False)
-    ms = compute("belote", execute(p), p.knobs, "deal")
+    p = plan(get_game("belote"), 300, seed=2, jobs=1, progress=False)
+    ms = compute(get_game("belote"), execute(p), p.knobs, "deal")
     bal = next(m for m in ms.metrics if m.key == "balance.dealer_positions")
     assert "bias-corrected" in bal.title and "as measured" in bal.note
     raw = float(re.search(r"as measured: 1 - gap = ([0-9.]+)%", bal.note)[1]) / 100
@@ -193,7 +193,7 @@ def test_balance_note_gives_the_raw_figure():
 def test_no_zero_width_interval_in_any_games_tables(game):
     g = get_game(game)
     for level, n in (("deal", 60), ("match", 6)):
-        p = plan(game, n, seed=7, level=level, jobs=1, progress=False)
+        p = plan(get_game(game), n, seed=7, level=level, jobs=1, progress=False)
         ms = compute(g, execute(p), p.knobs, level)
         for m, row in zip(ms.metrics, _metric_rows(ms.metrics), strict=True):
             interval = row[-2]

@@ -17,6 +17,7 @@ from simlab.analysis import report_sums as RS
 from simlab.analysis.metrics import compute_from
 from simlab.analysis.report import write_report
 from simlab.engine.runner import execute, plan
+from simlab.games import get_game
 
 
 def _flat(x):
@@ -52,14 +53,14 @@ def _sums(s: RS.ReportSums) -> tuple:
     ("mille", "deal", 800, {}, (800, 199))])
 def test_chunks_reduced_where_they_run_give_the_whole_frames_sums(tmp_path, game, level, n,
                                                                   params, chunks):
-    whole_plan = plan(game, n, seed=5, params=params, level=level, progress=False)
+    whole_plan = plan(get_game(game), n, seed=5, params=params, level=level, progress=False)
     frame = execute(whole_plan)
     want = _sums(RS.frame_report_sums(whole_plan, frame))
     if game == "duel_las_vegas":
         assert want[6], "the Duel's findings have paired controls"
     for jobs in (1, 2):
         for chunk in chunks:
-            p = plan(game, n, seed=5, params=params, level=level, jobs=jobs, chunk_size=chunk,
+            p = plan(get_game(game), n, seed=5, params=params, level=level, jobs=jobs, chunk_size=chunk,
                      progress=False)
             out = tmp_path / f"{jobs}-{chunk}" / "results.parquet"
             got = RS.run_report_sums(p, out)
@@ -71,7 +72,7 @@ def test_chunks_reduced_where_they_run_give_the_whole_frames_sums(tmp_path, game
 
 def test_companion_runs_are_reduced_with_the_chunks(tmp_path):
     """Manille answers its variant questions from companion runs of the same deals."""
-    p = plan("manille", 400, seed=2, progress=False)
+    p = plan(get_game("manille"), 400, seed=2, progress=False)
     frame = execute(p)
     whole = RS.frame_report_sums(p, frame)
     assert len(whole.companions) >= 3
@@ -90,7 +91,7 @@ def _report_text(out) -> str:
 @pytest.mark.parametrize("game,level,n", [("belote", "match", 40), ("duel_las_vegas", "deal", 80),
                                           ("tarot", "deal", 800)])
 def test_the_report_from_sums_is_the_report_from_the_frame(tmp_path, game, level, n):
-    p = plan(game, n, seed=1, level=level, jobs=2, chunk_size=max(1, n // 3), progress=False)
+    p = plan(get_game(game), n, seed=1, level=level, jobs=2, chunk_size=max(1, n // 3), progress=False)
     frame = execute(p)
     a = write_report(tmp_path / "frame", game=p.game, plan=p, frame=frame, seconds=1.0)
     sums = RS.run_report_sums(p, tmp_path / "sums" / "results.parquet")
@@ -121,8 +122,8 @@ def test_a_comparison_report_is_reduced_where_its_deals_are_played(tmp_path):
     comparison's parts and B's report sums, both chunks' rows written as parts."""
     from simlab.analysis import compare as cmp
 
-    kept = cmp.compare_runs("belote", 1_500, b={"queen_points": 5}, seed=4)
-    lean = cmp.compare_runs("belote", 1_500, b={"queen_points": 5}, seed=4, jobs=2,
+    kept = cmp.compare_runs(get_game("belote"), 1_500, b={"queen_points": 5}, seed=4)
+    lean = cmp.compare_runs(get_game("belote"), 1_500, b={"queen_points": 5}, seed=4, jobs=2,
                             report_dir=tmp_path)
     assert lean.frame_a is None and lean.frame_b is None
     assert [(r.key, r.a, r.b, r.diff) for r in lean.rows] == \
@@ -144,7 +145,7 @@ def test_report_commands_gather_no_rows(executed, tmp_path, argv):
     rows reach the report folder as files."""
     import simlab
     from simlab.analysis import compare as cmp
-    from simlab.cli.commands import main as cli
+    from simlab.cli import commands as cli
     from simlab.engine import runner
 
     sizes = executed(runner, cmp)
@@ -170,7 +171,7 @@ def test_figures_drawn_by_workers_are_the_figures_drawn_here(tmp_path):
     from simlab.analysis.metrics import compute
     from simlab.engine import pool
 
-    p = plan("belote", 3_000, seed=2, progress=False)
+    p = plan(get_game("belote"), 3_000, seed=2, progress=False)
     frame = execute(p)
     ms = compute(p.game, frame, p.knobs, "deal")
     pool.shutdown()
@@ -199,7 +200,7 @@ def test_a_precision_report_is_reduced_round_by_round(tmp_path, game, params, fi
     gathers its rows."""
     from simlab.analysis.queries import report_to_precision, run_to_precision
 
-    p = plan(game, first, seed=6, params=params, jobs=2, progress=False)
+    p = plan(get_game(game), first, seed=6, params=params, jobs=2, progress=False)
     rows = run_to_precision(p, target, cap)
     lean = report_to_precision(p, target, cap, tmp_path / "results.parquet")
     assert lean.rounds == rows.rounds >= 2 and lean.n == rows.frame.height
@@ -222,7 +223,7 @@ def test_a_worker_lost_while_drawing_leaves_the_figures_to_this_process(tmp_path
     from simlab.analysis.metrics import compute
     from simlab.engine import pool
 
-    p = plan("belote", 1_000, seed=2, progress=False)
+    p = plan(get_game("belote"), 1_000, seed=2, progress=False)
     frame = execute(p)
     ms = compute(p.game, frame, p.knobs, "deal")
     here = write_report(tmp_path / "here", game=p.game, plan=p, frame=frame, seconds=1.0,

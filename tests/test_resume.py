@@ -25,6 +25,7 @@ from simlab.cli.commands import main
 from simlab.engine.game import Game
 from simlab.engine.knobs import SimlabError
 from simlab.engine.runner import RunInterrupted, load, read_provenance, run_to_parquet, simulate
+from simlab.games import get_game
 
 # they watch the machine's temporary files, processes and signals: run alone (Makefile)
 pytestmark = pytest.mark.serial
@@ -579,7 +580,7 @@ def test_killed_run_resumes_to_the_same_data(tmp_path, sig):
     assert len(m["chunks"]) <= kept < 80
     final = check_consistent(out)
     assert final["complete"] and final["rows_done"] == 2_000_000
-    assert load(out).collect().equals(simulate("belote", 2_000_000, seed=5, chunk_size=250_000))
+    assert load(out).collect().equals(simulate(get_game("belote"), 2_000_000, seed=5, chunk_size=250_000))
 
 
 def test_report_outputs_are_checked_before_the_work(tmp_path, monkeypatch, capsys, fake):

@@ -16,6 +16,7 @@ from simlab.engine.game import BOOL, OPT_BOOL, Column, Game, KernelOutput
 from simlab.engine.knobs import Knobs, SimlabError, knob
 from simlab.engine.progress import Progress
 from simlab.engine.runner import plan, run_to_parquet, simulate, wilson
+from simlab.games import get_game
 
 try:
     import simlab.games.belote  # noqa: F401
@@ -189,7 +190,7 @@ def test_bad_arguments_raise_before_work(tmp_path, kwargs, words):
 
 def test_unknown_game_and_bad_variant(tmp_path):
     with pytest.raises(SimlabError, match="valid games: belote"):
-        simulate("nope", 10)
+        simulate(get_game("nope"), 10)
     bad = tmp_path / "bad.toml"
     bad.write_text("bonus = = 3\n")
     with pytest.raises(SimlabError, match="not valid TOML"):
@@ -267,9 +268,9 @@ def test_progress_line():
 # --- Belote ----------------------------------------------------------------------------------
 @needs_belote
 def test_belote_same_rows_for_any_jobs_and_chunks(tmp_path):
-    ref = simulate("belote", 400, seed=2)
+    ref = simulate(get_game("belote"), 400, seed=2)
     assert ref.height == 400 and {"taker", "made", "score_s0"} <= set(ref.columns)
-    assert simulate("belote", 400, seed=2, chunk_size=64).equals(ref)
+    assert simulate(get_game("belote"), 400, seed=2, chunk_size=64).equals(ref)
     out = run_to_parquet(tmp_path / "b.parquet", "belote", 400, seed=2, jobs=2, chunk_size=100,
                          progress=False)
     assert pl.read_parquet(out).equals(ref)
@@ -279,9 +280,9 @@ def test_belote_same_rows_for_any_jobs_and_chunks(tmp_path):
 
 @needs_belote
 def test_belote_matches_and_hands():
-    m = simulate("belote", 6, seed=1, level="match", chunk_size=4)
-    assert m.equals(simulate("belote", 6, seed=1, level="match"))
-    h = simulate("belote", 8, record_hands=True)
+    m = simulate(get_game("belote"), 6, seed=1, level="match", chunk_size=4)
+    assert m.equals(simulate(get_game("belote"), 6, seed=1, level="match"))
+    h = simulate(get_game("belote"), 8, record_hands=True)
     assert "dealt_s0" in h.columns and "hand_s3" in h.columns
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.games import get_game
 from simlab.mechanics import search
 from simlab.players.duel import arrangements, duplicate, per_deal_edge
 
@@ -135,9 +136,9 @@ def test_duel_edge_on_a_hand_made_frame():
 
 @pytest.mark.parametrize("game", ["belote", "president"])
 def test_duel_same_policy_is_exactly_even_and_random_is_weaker(game):
-    same = duplicate(game, "heuristic", "heuristic", n=300, seed=2)
+    same = duplicate(get_game(game), "heuristic", "heuristic", n=300, seed=2)
     assert same.edge == 0 and same.n == 300
-    weak = duplicate(game, "random", "heuristic", n=1_000, seed=2)
+    weak = duplicate(get_game(game), "random", "heuristic", n=1_000, seed=2)
     assert weak.hi < 0 and not math.isnan(weak.lo)
 
 

@@ -394,9 +394,9 @@ def test_heuristic_beats_random_and_strong_hands_win():
     from simlab.engine.runner import plan
     from simlab.players.duel import duplicate
 
-    r = duplicate("sept", "heuristic", "random", n=1000, seed=3)
+    r = duplicate(get_game("sept"), "heuristic", "random", n=1000, seed=3)
     assert r.lo > 0.5, r.format()
-    p = plan("sept", 6000, seed=3, jobs=1, progress=False)
+    p = plan(get_game("sept"), 6000, seed=3, jobs=1, progress=False)
     st = hand_strength(get_game("sept"), p, 6000)
     assert st.top_minus_bottom.lo > 0 and st.spearman > 0
     means = [d.value for d in st.deciles]
@@ -405,21 +405,22 @@ def test_heuristic_beats_random_and_strong_hands_win():
 
 # --- runner, and the same rows without the JIT -------------------------------------------------
 def test_runner_rows_do_not_depend_on_jobs_or_chunks():
-    ref = simulate("sept", 300, seed=3, record_hands=True, jobs=1)
-    assert ref.equals(simulate("sept", 300, seed=3, record_hands=True, chunk_size=70, jobs=1))
-    assert ref.equals(simulate("sept", 300, seed=3, record_hands=True, chunk_size=90, jobs=2))
+    ref = simulate(get_game("sept"), 300, seed=3, record_hands=True, jobs=1)
+    assert ref.equals(simulate(get_game("sept"), 300, seed=3, record_hands=True, chunk_size=70, jobs=1))
+    assert ref.equals(simulate(get_game("sept"), 300, seed=3, record_hands=True, chunk_size=90, jobs=2))
     assert isinstance(ref["outcome"].dtype, pl.Enum) and ref["leader_won"].dtype == pl.Boolean
     assert ref["dealt_s0"].list.len().to_list() == [4] * 300
-    m = simulate("sept", 30, seed=3, level="match", jobs=1)
-    assert m.equals(simulate("sept", 30, seed=3, level="match", chunk_size=7, jobs=2))
+    m = simulate(get_game("sept"), 30, seed=3, level="match", jobs=1)
+    assert m.equals(simulate(get_game("sept"), 30, seed=3, level="match", chunk_size=7, jobs=2))
 
 
 SCRIPT = """
 import sys
 from simlab.engine.runner import simulate
-simulate("sept", 20, seed=8, policies="heuristic,random", record_hands=True,
+from simlab.games import get_game
+simulate(get_game("sept"), 20, seed=8, policies="heuristic,random", record_hands=True,
          jobs=1).write_parquet(sys.argv[1])
-simulate("sept", 3, seed=8, level="match", params={"target": 4}, jobs=1).write_parquet(sys.argv[2])
+simulate(get_game("sept"), 3, seed=8, level="match", params={"target": 4}, jobs=1).write_parquet(sys.argv[2])
 """
 
 
@@ -428,7 +429,7 @@ def test_numba_disabled_gives_the_same_rows(tmp_path: Path):
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     subprocess.run([sys.executable, "-c", SCRIPT, str(deals), str(matches)], env=env,
                    check=True, timeout=300)
-    ref = simulate("sept", 20, seed=8, policies="heuristic,random", record_hands=True, jobs=1)
+    ref = simulate(get_game("sept"), 20, seed=8, policies="heuristic,random", record_hands=True, jobs=1)
     assert pl.read_parquet(deals).equals(ref)
-    ref_m = simulate("sept", 3, seed=8, level="match", params={"target": 4}, jobs=1)
+    ref_m = simulate(get_game("sept"), 3, seed=8, level="match", params={"target": 4}, jobs=1)
     assert pl.read_parquet(matches).equals(ref_m)

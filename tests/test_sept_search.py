@@ -12,6 +12,7 @@ import sys
 import numpy as np
 
 import simlab
+from simlab.games import get_game
 from simlab.games import sept as S
 from simlab.games.sept import players as P
 from simlab.games.sept import rules as R
@@ -167,5 +168,5 @@ def test_pure_python_search_matches_compiled():
 def test_search_beats_heuristic_in_duplicate_play():
     from simlab.players.duel import duplicate
 
-    r = duplicate("sept", "search", "heuristic", n=800, seed=1, params={"search_worlds": 8})
+    r = duplicate(get_game("sept"), "search", "heuristic", n=800, seed=1, params={"search_worlds": 8})
     assert r.lo > 0, r.format()

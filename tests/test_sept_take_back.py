@@ -10,13 +10,14 @@ import polars as pl
 
 from simlab.analysis import players_check as P
 from simlab.engine.runner import plan
+from simlab.games import get_game
 from simlab.games.sept import rules as R
 from simlab.games.sept.players import heuristic_move
 from simlab.games.sept.questions import TAKE_BACK_TITLE
 
 
 def _checks(frame: pl.DataFrame) -> dict[str, P.Check]:
-    p = plan("sept", frame.height, seed=1)
+    p = plan(get_game("sept"), frame.height, seed=1)
     return {c.name: c for c in P.frame_checks(p.game, p, frame)}
 
 

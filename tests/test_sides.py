@@ -123,7 +123,7 @@ def test_balance_between_positions_uses_played_deals_only():
 # --- the games' declarations, on small simulations --------------------------------------------
 @pytest.fixture(scope="module")
 def tarot4():
-    p = plan("tarot", 20_000, seed=SEED, jobs=1, progress=False)
+    p = plan(get_game("tarot"), 20_000, seed=SEED, jobs=1, progress=False)
     return p, execute(p)
 
 
@@ -159,7 +159,7 @@ def test_tarot_4p_side_wins_over_played_deals(tarot4):
 
 
 def test_tarot_5p_partner_shares_the_win():
-    p = plan("tarot", 3_000, seed=SEED, params={"players": 5}, jobs=1, progress=False)
+    p = plan(get_game("tarot"), 3_000, seed=SEED, params={"players": 5}, jobs=1, progress=False)
     f = execute(p)
     won, _ = side_results(get_game("tarot").sides(p.knobs), 5)
     w = f.select(*[x.alias(f"w{i}") for i, x in enumerate(won)], "taker", "partner", "made")
@@ -173,7 +173,7 @@ def test_tarot_5p_partner_shares_the_win():
 
 
 def test_belote_positions_over_played_deals():
-    p = plan("belote", 20_000, seed=SEED, jobs=1, progress=False)
+    p = plan(get_game("belote"), 20_000, seed=SEED, jobs=1, progress=False)
     f = execute(p)
     ms = metric_map("belote", f, p.knobs)
     played = f.filter(pl.col("taker") >= 0)
@@ -197,7 +197,7 @@ def test_belote_positions_over_played_deals():
 
 
 def test_manille_34_34_is_a_played_tie():
-    p = plan("manille", 5_000, seed=SEED, jobs=1, progress=False)
+    p = plan(get_game("manille"), 5_000, seed=SEED, jobs=1, progress=False)
     f = execute(p)
     ms = metric_map("manille", f, p.knobs)
     ties = ms["balance.ties"].estimate
@@ -210,7 +210,7 @@ def test_manille_34_34_is_a_played_tie():
 @pytest.mark.parametrize("game,params", [("president", {}), ("rami", {}),
                                          ("rami", {"players": 3})])
 def test_every_seat_alone_rates_add_up_to_played_deals(game, params):
-    p = plan(game, 2_000, seed=SEED, params=params, jobs=1, progress=False)
+    p = plan(get_game(game), 2_000, seed=SEED, params=params, jobs=1, progress=False)
     f = execute(p)
     n = get_game(game).players(p.knobs)
     ms = metric_map(game, f, p.knobs)
@@ -231,7 +231,7 @@ def test_every_seat_alone_rates_add_up_to_played_deals(game, params):
 
 
 def test_tarot_4_saisons_the_game_result_decides():
-    p = plan("tarot_4_saisons", 2_000, seed=SEED, jobs=1, progress=False)
+    p = plan(get_game("tarot_4_saisons"), 2_000, seed=SEED, jobs=1, progress=False)
     f = execute(p)
     ms = metric_map("tarot_4_saisons", f, p.knobs)
     played = f.filter((pl.col("taker") >= 0) & ~pl.col("annulled"))
@@ -247,7 +247,7 @@ def test_each_played_deal_is_won_by_one_whole_side_or_tied(game):
     seats of one side (or nobody: a tie), and nothing is counted outside played deals."""
     g = get_game(game)
     assert g.sides is not None, game
-    p = plan(game, 400, seed=SEED, jobs=1, progress=False)
+    p = plan(get_game(game), 400, seed=SEED, jobs=1, progress=False)
     f = execute(p)
     n = g.players(p.knobs)
     sides = g.sides(p.knobs)
@@ -288,7 +288,7 @@ def test_tarot_win_shares_add_up_to_the_played_deals():
     from simlab.games import get_game
 
     g = get_game("tarot")
-    f = simulate("tarot", 4_000, seed=2, progress=False)
+    f = simulate(get_game("tarot"), 4_000, seed=2, progress=False)
     ms = {m.key: m for m in compute(g, f, g.make_knobs({}), "deal").metrics}
     shares = sum(ms[f"seat.win_share.s{i}"].estimate.value for i in range(4))
     ties = ms["balance.ties"].estimate.value
@@ -297,5 +297,5 @@ def test_tarot_win_shares_add_up_to_the_played_deals():
     made = ms["contract.success"].estimate.value
     assert abs(rates - (made + 3 * (1 - made))) < 1e-9  # the taker alone, or 3 defenders
     assert "seat.win_share.s0" not in {m.key for m in compute(
-        get_game("belote"), simulate("belote", 500, progress=False), get_game("belote")
+        get_game("belote"), simulate(get_game("belote"), 500, progress=False), get_game("belote")
         .make_knobs({}), "deal").metrics}  # fixed teams: their rates already add up

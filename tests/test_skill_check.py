@@ -11,8 +11,8 @@ import math
 import pytest
 
 from simlab.analysis import players_check as P
-from simlab.analysis import stats
 from simlab.analysis.report import write_report
+from simlab.engine import stats
 from simlab.engine.runner import execute, plan
 from simlab.games import get_game
 from simlab.players.duel import DuelResult
@@ -139,7 +139,7 @@ def test_margin_from_the_effect_or_the_floor():
 def _report(tmp_path, skill: P.SkillCheck, duel_lo: float | None) -> str:
     """A report on a few Belote deals with this skill check; the Players section holds a
     search-vs-heuristic duel with that lower bound (None: no duel)."""
-    p = plan("belote", 300, seed=5)
+    p = plan(get_game("belote"), 300, seed=5)
     rows = execute(p)
     players = P.PlayersCheck(p.policies)
     if duel_lo is not None:

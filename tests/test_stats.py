@@ -9,8 +9,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab.analysis import stats
-from simlab.analysis.stats import holm, mean, mean_of, paired_difference, proportion, rate
+from simlab.engine import stats
+from simlab.engine.stats import holm, mean, mean_of, paired_difference, proportion, rate
 
 
 def test_wilson_known_value():
@@ -86,7 +86,7 @@ def test_frame_helpers():
 
 # --- B's metric minus A's, each over its own base, paired by deal ---------------------------
 def test_metric_difference_is_b_minus_a_over_each_base():
-    from simlab.analysis.stats import metric_difference
+    from simlab.engine.stats import metric_difference
 
     rng = np.random.default_rng(2)
     n = 20_000
@@ -106,7 +106,7 @@ def test_metric_difference_is_b_minus_a_over_each_base():
 
 
 def test_metric_difference_reduces_to_the_paired_t_and_newcombe():
-    from simlab.analysis.stats import metric_difference
+    from simlab.engine.stats import metric_difference
 
     rng = np.random.default_rng(3)
     a = rng.normal(0, 1, 300)
@@ -124,7 +124,7 @@ def test_metric_difference_reduces_to_the_paired_t_and_newcombe():
 
 
 def test_metric_difference_never_collapses():
-    from simlab.analysis.stats import IDENTICAL, TOO_FEW, metric_difference
+    from simlab.engine.stats import IDENTICAL, TOO_FEW, metric_difference
 
     same = np.array([1.0] * 50 + [0.0] * 10)  # 60 takes, no outcome flips
     c = metric_difference(same, same, "rate")
@@ -186,7 +186,7 @@ def test_distributions_are_scipy_stats_values():
     scipy.stats): the same values, at random points over the ranges simlab uses."""
     from scipy import stats as sp
 
-    from simlab.analysis import stats as st
+    from simlab.engine import stats as st
 
     rng = np.random.default_rng(5)
     for _ in range(300):
@@ -220,7 +220,7 @@ def test_metrics_add_up_exactly_over_any_split_of_the_rows(game, level, n, param
     deviation's linearisation) to rounding."""
     import simlab
     from simlab.analysis import metrics
-    from simlab.analysis.stats import mean
+    from simlab.engine.stats import mean
     from simlab.games import get_game
 
     g = get_game(game)

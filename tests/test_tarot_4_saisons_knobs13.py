@@ -24,6 +24,7 @@ from simlab.cli.commands import main
 from simlab.engine import rng
 from simlab.engine.game import to_frame
 from simlab.engine.knobs import SimlabError
+from simlab.games import get_game
 from simlab.games import tarot_4_saisons as G
 
 K = G.Tarot4SaisonsKnobs()
@@ -418,6 +419,6 @@ def test_stakes_are_bounded_and_the_largest_cannot_overflow():
               "allpass_carry_bonus": 100, "target": 100_000, "target_push": 100_000,
               "max_deals": 100_000}
     for level, n in (("deal", 2_000), ("match", 20)):
-        f = simulate("tarot_4_saisons", n, seed=5, params=params, level=level,
+        f = simulate(get_game("tarot_4_saisons"), n, seed=5, params=params, level=level,
                      policies="random", progress=False)  # to_frame refuses an overflow
         assert f.height == n

@@ -14,6 +14,7 @@ import polars as pl
 
 import simlab
 from simlab.engine import rng
+from simlab.games import get_game
 from simlab.games import tarot_4_saisons as G
 from simlab.players.duel import duplicate
 
@@ -225,7 +226,7 @@ def test_search_values():
 def test_search_is_stronger_duplicate():
     """Duplicate play, one search seat rotated among heuristic seats, fixed seed."""
     # at the default 24 worlds; relative to the table (simlab.players.duel): 8 worlds were even
-    r = duplicate("tarot_4_saisons", "search", "heuristic", n=300, seed=3)
+    r = duplicate(get_game("tarot_4_saisons"), "search", "heuristic", n=300, seed=3)
     assert r.n == 300
     assert r.lo > 0, r.format()
 

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from simlab.engine.game import KernelOutput, to_frame
+from simlab.games import get_game
 from simlab.games import tarot as T
 from simlab.mechanics.tricks import wbit
 from simlab.players.duel import duplicate
@@ -286,5 +287,5 @@ def test_the_takers_result_rises_with_his_hand_value(heuristic_deals):
 
 
 def test_the_heuristic_beats_random_clearly():
-    r = duplicate("tarot", "heuristic", "random", n=300, seed=4)
+    r = duplicate(get_game("tarot"), "heuristic", "random", n=300, seed=4)
     assert r.lo > 200

@@ -16,6 +16,7 @@ import pytest
 import simlab
 from simlab.engine import rng
 from simlab.engine.game import to_frame
+from simlab.games import get_game
 from simlab.games import tarot as T
 from simlab.players.duel import duplicate
 
@@ -273,7 +274,7 @@ def test_worlds_before_the_play_and_at_garde_sans():
 
 # --- strength, determinism -----------------------------------------------------------------
 def test_search_beats_the_heuristic_in_duplicate_play():
-    r = duplicate("tarot", "search", "heuristic", n=300, seed=1, params={"players": 4})
+    r = duplicate(get_game("tarot"), "search", "heuristic", n=300, seed=1, params={"players": 4})
     assert r.n == 300
     assert r.lo > 0, r.format()
 

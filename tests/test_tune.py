@@ -33,7 +33,7 @@ def test_tune_recovers_from_a_bad_field_value(tmp_path) -> None:
     """A field that takes only from trump strength 12 is beaten by a side taking lower; the
     tuner adopts it (validated on fresh deals, interval above 0), the field adopts it, and
     within three rounds it is back in the range the heuristic's default sits in."""
-    res = tune("belote", knobs=["take_threshold_1"], params={"take_threshold_1": 12}, n=500,
+    res = tune(get_game("belote"), knobs=["take_threshold_1"], params={"take_threshold_1": 12}, n=500,
                rounds=3, jobs=1)
     first = res.rounds[0]
     assert first.adopted and first.validated is not None and first.validated.lo > 0
@@ -43,23 +43,23 @@ def test_tune_recovers_from_a_bad_field_value(tmp_path) -> None:
     text = format_result(res)
     assert "adopted: the interval excludes 0" in text and "values found: take_threshold_1=" in text
     path = write_variant(res, tmp_path / "t.toml")
-    values = load_variant(path, game="belote")
+    values = load_variant(path, game=get_game("belote"))
     assert values["take_threshold_1"] == res.final_values["take_threshold_1"]
 
 
 def test_tune_keeps_current_values_without_a_clear_gain() -> None:
     """At its own default the heuristic's round-1 threshold has no clearly better neighbour
     on these deals: nothing is adopted and the values found are the current ones."""
-    res = tune("belote", knobs=["take_threshold_1"], n=500, jobs=1, seed=4)
+    res = tune(get_game("belote"), knobs=["take_threshold_1"], n=500, jobs=1, seed=4)
     assert not res.rounds[0].adopted
     assert res.final_values == res.rounds[0].field_values
 
 
 def test_tune_errors() -> None:
     with pytest.raises(SimlabError, match="cannot be tuned"):
-        tune("belote", policy="random")
+        tune(get_game("belote"), policy="random")
     with pytest.raises(SimlabError, match="rounds must be"):
-        tune("belote", rounds=0)
+        tune(get_game("belote"), rounds=0)
 
 
 def test_cli_tune_bad_out_is_one_line(tmp_path) -> None:
@@ -72,12 +72,12 @@ def test_cli_tune_bad_out_is_one_line(tmp_path) -> None:
 def test_tune_writes_typed_values_from_set_strings(tmp_path) -> None:
     """--set values arrive as strings; the variant file holds them typed (target = 501, not
     "501"), so `run --variant` takes the file back."""
-    res = tune("belote", knobs=["take_threshold_1"], params={"target": "501", "litige": "lost"},
+    res = tune(get_game("belote"), knobs=["take_threshold_1"], params={"target": "501", "litige": "lost"},
                n=20, validate=20, jobs=1)
     path = write_variant(res, tmp_path / "t.toml")
     text = path.read_text()
     assert "target = 501\n" in text and 'litige = "lost"\n' in text
-    assert load_variant(path, game="belote")["target"] == 501
+    assert load_variant(path, game=get_game("belote"))["target"] == 501
 
 
 def test_tune_knob_that_never_changes_a_result_writes_nothing(tmp_path, capsys) -> None:
@@ -91,6 +91,6 @@ def test_tune_knob_that_never_changes_a_result_writes_nothing(tmp_path, capsys) 
     text = capsys.readouterr().out
     assert "this knob never changed a" in text and "no variant file written" in text
     assert "validating" not in text and not out.exists()
-    res = tune("sept", knobs=["continue_min"], n=100, jobs=1)
+    res = tune(get_game("sept"), knobs=["continue_min"], n=100, jobs=1)
     assert res.never_changed and len(res.rounds[0].stages) == 1
     assert all(g.flat for g in res.rounds[0].stages[0])

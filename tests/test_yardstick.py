@@ -28,6 +28,7 @@ import math
 
 import pytest
 
+from simlab.games import get_game
 from simlab.players.duel import duplicate
 
 SEED = 2026
@@ -67,7 +68,7 @@ SINCE_ISSUE_32 = {  # id: (game, knobs, deals, edge, upper end of its 95% interv
 @pytest.mark.parametrize("game", list(BEFORE))
 def test_search_edge_over_the_heuristic_did_not_grow(game):
     n, before = BEFORE[game]
-    r = duplicate(game, "search", "heuristic", n=n, seed=SEED, jobs=1, params=PARAMS.get(game))
+    r = duplicate(get_game(game), "search", "heuristic", n=n, seed=SEED, jobs=1, params=PARAMS.get(game))
     assert r.n == n
     if game in UNCHANGED:
         assert math.isclose(r.edge, before, abs_tol=5e-4), r.format()
@@ -78,6 +79,6 @@ def test_search_edge_over_the_heuristic_did_not_grow(game):
 @pytest.mark.parametrize("key", list(SINCE_ISSUE_32))
 def test_search_edge_since_issue_32_did_not_grow(key):
     game, params, n, reference, upper = SINCE_ISSUE_32[key]
-    r = duplicate(game, "search", "heuristic", n=n, seed=SEED, jobs=1, params=params)
+    r = duplicate(get_game(game), "search", "heuristic", n=n, seed=SEED, jobs=1, params=params)
     assert r.n == n
     assert r.edge <= upper, f"{r.format()}; reference {reference:+.4f} (95% up to {upper:+.4f})"

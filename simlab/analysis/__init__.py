@@ -1,6 +1,6 @@
 """Analysis: from rows to figures a reader can trust.
 
-Statistics and intervals (``stats``), exact sums that add up over any split of the rows
+Exact sums that add up over any split of the rows
 (``sums``), the metrics every game gets and its balance questions evaluated (``metrics``),
 variant comparisons and sweeps on the same deals (``compare``), players' health and skill
 checks (``decisions``, ``players_check``), the report's sums, figures and pages

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simlab.analysis import stats
 from simlab.analysis.metrics import (
     MOMENT_BATCH,
     MetricDef,
@@ -44,17 +43,9 @@ from simlab.analysis.metrics import (
     present,
     shown,
 )
-from simlab.analysis.stats import (
-    DEFAULT_CONF,
-    IDENTICAL,
-    Comparison,
-    Estimate,
-    PairedMoments,
-    difference_from,
-    holm,
-)
 from simlab.analysis.sums import Moments, add_tables, cross_of, exact_sum
-from simlab.engine.game import Game
+from simlab.engine import stats
+from simlab.engine.game import Game, game_from_ref
 from simlab.engine.progress import Progress
 from simlab.engine.runner import (
     Plan,
@@ -63,11 +54,20 @@ from simlab.engine.runner import (
     execute_reduced,
     executor,
     game_ref,
+    grouped,
     plan,
     run_chunk,
     run_tasks,
 )
-from simlab.games import get_game
+from simlab.engine.stats import (
+    DEFAULT_CONF,
+    IDENTICAL,
+    Comparison,
+    Estimate,
+    PairedMoments,
+    difference_from,
+    holm,
+)
 
 INTERVALS_NOTE = ("intervals are unadjusted {pct} intervals, one metric at a time; only the Holm p-values "
                   "are adjusted (over the {m} distinct, estimable metrics), so an interval may exclude 0 "
@@ -405,19 +405,9 @@ def _chunk_parts(frame_a: pl.DataFrame, frame_b: pl.DataFrame, start: int, count
                  ) -> tuple[list[str], list[PairedParts]]:
     """A chunk's reduction, where it ran: its metrics' keys and exact parts (the metric
     definitions depend only on the columns, so every chunk builds the same ones)."""
-    g = get_game(game) if isinstance(game, str) else game
+    g = game_from_ref(game)
     pairs = candidate_pairs(g, knobs_a, knobs_b, level, None, frame_a, frame_b)
     return [d.key for d, _ in pairs], paired_parts(frame_a, frame_b, pairs, offset=start)
-
-
-def grouped(p: Plan) -> Plan:
-    """``p`` with chunks that keep together the rows measured together (a Double-Détente
-    manche's parts: the game's ``row_group``), so that each chunk measures whole groups."""
-    group = p.game.extra.get("row_group")
-    k = int(group(p.knobs, p.level)) if group is not None else 1
-    if k <= 1 or p.chunk_size % k == 0:
-        return p
-    return replace(p, chunk_size=min(p.n, -(-p.chunk_size // k) * k))
 
 
 def compare_reduced(pa: Plan, pb: Plan, conf: float = DEFAULT_CONF, *, backend: str = "loky",
@@ -501,7 +491,7 @@ def _chunk_sums(frame: pl.DataFrame, *, game: Any, knobs: Any, level: str
                 ) -> tuple[list[str], list[Moments], tuple[Moments, ...]]:
     """A chunk's reduction for ``measure_reduced``, where it ran: its metrics' keys and
     exact sums (``metrics.MetricSums`` without the definitions, which stay here)."""
-    g = get_game(game) if isinstance(game, str) else game
+    g = game_from_ref(game)
     sums = metric_sums(g, frame, knobs, level)
     return [d.key for d in sums.defs], sums.moments, sums.joint
 
@@ -526,7 +516,7 @@ def measure_reduced(p: Plan, conf: float = DEFAULT_CONF, *, backend: str = "loky
     return compute_from(total, conf)
 
 
-def compare(game: str, n: int, *, a: dict[str, Any] | None = None, b: dict[str, Any] | None = None,
+def compare(game: Game, n: int, *, a: dict[str, Any] | None = None, b: dict[str, Any] | None = None,
             seed: int = 0, policies_a: str = "heuristic", policies_b: str | None = None,
             level: str = "deal", jobs: int = 1, conf: float = DEFAULT_CONF,
             progress: bool | None = None) -> pl.DataFrame:
@@ -538,7 +528,7 @@ def compare(game: str, n: int, *, a: dict[str, Any] | None = None, b: dict[str, 
                         progress=progress, keep_frames=False).to_polars()
 
 
-def compare_runs(game: str, n: int, *, a: dict[str, Any] | None = None,
+def compare_runs(game: Game, n: int, *, a: dict[str, Any] | None = None,
                  b: dict[str, Any] | None = None, seed: int = 0, policies_a: str = "heuristic",
                  policies_b: str | None = None, level: str = "deal", jobs: int = 1,
                  conf: float = DEFAULT_CONF, progress: bool | None = None,
@@ -607,8 +597,8 @@ def _point_metrics(game: Any, n: int, seed: int, params: dict[str, Any], policie
     """One sweep point, whole, where it runs (a worker): its deals on one core, then its
     metrics; only the metrics travel back. With ``tick`` (this process's progress line),
     the deals run in timed slices that report as they go (the same rows)."""
-    p = plan(game, n, seed=seed, params=params, policies=policies, jobs=1, level=level,
-             progress=False)
+    p = plan(game_from_ref(game), n, seed=seed, params=params, policies=policies, jobs=1,
+             level=level, progress=False)
     if tick is None:
         frame = execute(p)
     else:
@@ -644,7 +634,7 @@ def _sweep_metrics(plans: list[Plan], params: list[dict[str, Any]], policies: st
                 nxt += 1
 
 
-def sweep(game: str, n: int, grid: dict[str, list[Any]], *, base: dict[str, Any] | None = None,
+def sweep(game: Game, n: int, grid: dict[str, list[Any]], *, base: dict[str, Any] | None = None,
           seed: int = 0, policies: str = "heuristic", level: str = "deal", jobs: int = 1,
           conf: float = DEFAULT_CONF, progress: bool | None = None) -> SweepResult:
     """The metrics at every point of the grid (all points on the same deals). Every point is

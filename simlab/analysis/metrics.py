@@ -27,31 +27,18 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from simlab.analysis import stats
-from simlab.analysis.stats import DEFAULT_CONF, Estimate
 from simlab.analysis.sums import Moments, moments_of
-from simlab.engine.game import Sides, fixed_sides
-
-
-@dataclass(frozen=True)
-class MetricDef:
-    key: str  # stable id, e.g. "seat.win.s0", "dealer_pos.score.+1"
-    title: str  # what a reader sees
-    section: str  # report section
-    expr: pl.Expr | Derived  # per-row value (boolean -> rate, numeric -> mean), or a Derived
-    where: pl.Expr | None = None  # rows the metric is about (None: all)
-    kind: str = "rate"  # "rate" or "mean"
-    headline: bool = False  # in the report's headline table; checked by --precision
-    unit: str = ""  # for means, e.g. "points", "deals"
-    note: str = ""
-    # the metric records a player's choice (a bid, a call) rather than the game: its value
-    # is the players' habit, and a report says so
-    choice: bool = False
-    # shown only with at least ``min_n`` rows in its base (1: "when it happens") and when
-    # ``shown_if`` holds on some row: conditions on counts, which add up over chunks, so
-    # that the metrics a run shows never depend on how its rows were split
-    min_n: int = 0
-    shown_if: pl.Expr | None = None
+from simlab.engine import stats
+from simlab.engine.game import Sides, as_game, fixed_sides
+from simlab.engine.questions import (  # noqa: F401  (where games state their questions)
+    Derived,
+    MetricDef,
+    ratio_of_sums,
+    root_mean,
+    std_dev,
+    team_value,
+)
+from simlab.engine.stats import DEFAULT_CONF, Estimate
 
 
 @dataclass(frozen=True)
@@ -604,12 +591,9 @@ def compute_from(sums: MetricSums, conf: float = DEFAULT_CONF) -> MetricSet:
 
 def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
             conf: float = DEFAULT_CONF) -> MetricSet:
-    """Every metric of ``game`` (a ``Game`` or its slug) on ``frame``; ``knobs``: the
-    game's knobs, or a dict of knob values (``{}``: the defaults)."""
-    if isinstance(game, str):
-        from simlab.games import get_game
-
-        game = get_game(game)
+    """Every metric of ``game`` (a ``Game``) on ``frame``; ``knobs``: the game's knobs, or
+    a dict of knob values (``{}``: the defaults)."""
+    game = as_game(game)
     if isinstance(knobs, dict):
         knobs = game.make_knobs(knobs)
     return compute_from(metric_sums(game, frame, knobs, level), conf)
@@ -620,54 +604,6 @@ def compute(game, frame: pl.DataFrame | pl.LazyFrame, knobs, level: str,
 # per-row value: it is a smooth function of the means of a few per-row components, and
 # its interval comes from the delta method. Defined by their components (``Derived``),
 # they are computed from sums that add up over any split of the rows (``simlab.analysis.sums``).
-@dataclass(frozen=True)
-class Derived:
-    """A metric's value as a function of the means of per-row ``parts`` over the
-    ``where`` rows: ``form`` "ratio" (sum(num) / sum(den); parts num, den), "sd" (sample
-    standard deviation, ddof 1; parts x, x^2) or "root" (sqrt(mean(q)); part q)."""
-
-    form: str
-    parts: tuple[pl.Expr, ...]
-    where: pl.Expr | None = None
-
-    def linearised(self) -> pl.Expr:
-        """Per-row values whose mean over the rows is the metric and whose spread gives
-        its delta-method interval, using aggregates of the whole frame the expression runs
-        on: a reference for tests and for per-row pairing, not for merging chunks."""
-        w = pl.lit(True) if self.where is None else self.where
-        if self.form == "ratio":
-            num, den = self.parts
-            r = num.filter(w).sum() / den.filter(w).sum()
-            m = den.filter(w).mean()
-            return pl.when(m != 0).then(r + (num - r * den) / m)
-        x = self.parts[0].cast(pl.Float64)
-        if self.form == "sd":
-            n = x.filter(w).count()
-            dev2 = (x - x.filter(w).mean()) ** 2 * n / (n - 1)
-            var = dev2.filter(w).mean()
-            sd = var.sqrt()
-            return pl.when(sd > 0).then(sd + (dev2 - var) / (2 * sd)).otherwise(sd)
-        r = x.filter(w).mean().sqrt()
-        return pl.when(r > 0).then(r + (x - r * r) / (2 * r)).otherwise(r)
-
-
-def ratio_of_sums(num: pl.Expr, den: pl.Expr, where: pl.Expr) -> Derived:
-    """sum(num) / sum(den) over the ``where`` rows, with the delta-method interval of
-    that ratio (its linearisation R + (num - R den) / mean(den))."""
-    return Derived("ratio", (num, den), where)
-
-
-def std_dev(x: pl.Expr, where: pl.Expr) -> Derived:
-    """Sample standard deviation (ddof 1) of ``x`` over the ``where`` rows, with the
-    delta-method interval (linearisation s + ((x - mean)^2 n / (n - 1) - s^2) / (2 s))."""
-    x = x.cast(pl.Float64)
-    return Derived("sd", (x, x * x), where)
-
-
-def root_mean(q: pl.Expr, where: pl.Expr) -> Derived:
-    """sqrt(mean(q)) over the ``where`` rows, with the delta-method interval
-    (linearisation r + (q - r^2) / (2 r))."""
-    return Derived("root", (q,), where)
 
 
 def form_of(d: MetricDef) -> str:
@@ -943,6 +879,3 @@ def moments_from(row: dict, values: pl.DataFrame, shape: list[int], prefix: str)
     return out
 
 
-def team_value(team: pl.Expr, t0: str, t1: str) -> pl.Expr:
-    """Column ``t0`` when ``team`` is 0, ``t1`` when it is 1."""
-    return pl.when(team == 0).then(pl.col(t0)).otherwise(pl.col(t1)).cast(pl.Float64)

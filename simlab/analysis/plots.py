@@ -27,8 +27,8 @@ import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from simlab.analysis import stats
-from simlab.analysis.stats import PERCENT_UNITS, POINTS_UNITS, is_percent  # noqa: F401
+from simlab.engine import stats
+from simlab.engine.stats import PERCENT_UNITS, POINTS_UNITS, is_percent  # noqa: F401
 
 if TYPE_CHECKING:
     from simlab.analysis.compare import CompareResult, SweepResult
@@ -371,7 +371,7 @@ def score_histograms(frame: pl.DataFrame, n_players: int, prefix: str = "score_s
                      title: str | None = None) -> Figure:
     """One histogram per seat, or per team when partners' score columns are identical;
     shared axes, the mean marked. Bars give the share of rows (%)."""
-    from simlab.analysis.report_sums import Counts
+    from simlab.analysis.sums import Counts
 
     groups = score_groups(frame, n_players, prefix, teams)
     dists = [Counts.of(frame.get_column(f"{prefix}{g[0]}")) for g in groups]
@@ -411,7 +411,7 @@ def score_histograms_of(groups: list[list[int]], dists: Sequence[Any], *, xlabel
 
 def match_length(frame: pl.DataFrame, column: str = "n_deals", *, title: str | None = None) -> Figure:
     """Distribution of deals per match (share of matches, %), with the mean marked."""
-    from simlab.analysis.report_sums import Counts
+    from simlab.analysis.sums import Counts
 
     if column not in frame.columns:
         raise ValueError(f"frame has no {column!r} column (match-level runs have it)")

@@ -15,9 +15,9 @@ from typing import Any
 import polars as pl
 
 from simlab.analysis.metrics import MetricSet, compute_from, metric_sums
-from simlab.analysis.stats import DEFAULT_CONF, Estimate, proportion, rate, true_and_counted
 from simlab.engine.knobs import SimlabError
 from simlab.engine.runner import Plan, execute, execute_reduced
+from simlab.engine.stats import DEFAULT_CONF, Estimate, proportion, rate, true_and_counted
 
 
 def parse_expr(text: str) -> pl.Expr:

@@ -37,7 +37,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from simlab.analysis import plots, stats
+from simlab.analysis import plots
 from simlab.analysis.compare import CompareResult, SweepResult
 from simlab.analysis.metrics import Metric, MetricSet, compute_from
 from simlab.analysis.players_check import (
@@ -54,12 +54,13 @@ from simlab.analysis.players_check import (
     checks_from,
 )
 from simlab.analysis.report_sums import ReportSums, frame_report_sums, raw_findings, tag_of
-from simlab.analysis.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate, holm
-from simlab.analysis.stats import mean as mean_estimate
 from simlab.analysis.sums import Moments
-from simlab.engine.game import Game
+from simlab.engine import stats
+from simlab.engine.game import Game, as_game
 from simlab.engine.knobs import SEED_CASES, SimlabError
 from simlab.engine.runner import PROVENANCE_KEY, Plan, check_folder_output
+from simlab.engine.stats import IDENTICAL, MIN_MEAN_N, MIN_RATE_N, TOO_FEW, Estimate, holm
+from simlab.engine.stats import mean as mean_estimate
 
 STANDARD_SECTIONS = ("Seats", "Dealer position", "Balance", "Contracts", "Match")
 # metric families whose members are symmetric positions: their bar chart shows the mean
@@ -1320,7 +1321,7 @@ def _method(doc: _Doc, conf: float, level: str, sides_text: str = "",
 
 
 # --- entry point -------------------------------------------------------------------------
-def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
+def write_report(out_dir: str | Path, *, game: Game, plan: Plan,
                  frame: pl.DataFrame | None, seconds: float, metric_set: MetricSet | None = None,
                  comparison: CompareResult | None = None, sweep: SweepResult | None = None,
                  title: str | None = None, notes: Sequence[str] = (),
@@ -1347,16 +1348,13 @@ def write_report(out_dir: str | Path, *, game: Game | str, plan: Plan,
                           "; free some space or give another --out, and run again") from None
 
 
-def _write_report(out: Path, game: Game | str, plan: Plan, frame: pl.DataFrame | None,
+def _write_report(out: Path, game: Game, plan: Plan, frame: pl.DataFrame | None,
                   seconds: float, metric_set: MetricSet | None, comparison: CompareResult | None,
                   sweep: SweepResult | None, title: str | None, notes: Sequence[str],
                   players: PlayersCheck | None = None, skill: SkillCheck | None = None,
                   sums: ReportSums | None = None,
                   kernels: tuple[float, float] = (0.0, 0.0)) -> Path:
-    if isinstance(game, str):
-        from simlab.games import get_game
-
-        game = get_game(game)
+    game = as_game(game)
     fig_dir = out / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
     if sums is None and frame is not None:

@@ -13,18 +13,16 @@ the sums come from ``simlab.analysis.sums`` (exact).
 from __future__ import annotations
 
 import contextlib
-import math
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from simlab.analysis.metrics import MetricDef, MetricSums, game_defs, metric_moments, metric_sums
-from simlab.analysis.sums import Moments, moments_of
+from simlab.analysis.sums import Counts, Moments, moments_of  # noqa: F401  (Counts: read from here too)
 
 # --- the game's findings that need other runs of the same deals ---------------------------
 
@@ -98,7 +96,7 @@ def check_defs(game, knobs, level: str, columns: list[str]) -> list[MetricDef]:
         out.append(MetricDef("check.nobody_takes", "nobody takes", "checks",
                              ~(pl.col("taker") >= 0)))
     if level == "deal":
-        from simlab.analysis.players_check import decision_kinds
+        from simlab.analysis.decisions import decision_kinds
 
         for i, (title, expr, where, _) in enumerate(decision_kinds(game, knobs, columns)):
             out.append(MetricDef(f"check.decision.{i}", title, "checks", expr, where))
@@ -142,64 +140,6 @@ def distribution_columns(columns: list[str], level: str, n_players: int) -> list
     if level == "match" and "n_deals" in columns:
         out.append("n_deals")
     return out
-
-
-@dataclass(frozen=True)
-class Counts:
-    """A column's distribution: its distinct non-null values, sorted, and their counts."""
-
-    values: np.ndarray  # float64
-    counts: np.ndarray  # int64
-
-    @staticmethod
-    def of(series: pl.Series) -> Counts:
-        vc = series.drop_nulls().cast(pl.Float64).value_counts(sort=False)
-        v = vc[:, 0].to_numpy()
-        order = np.argsort(v, kind="stable")
-        return Counts(v[order].astype(np.float64), vc[:, 1].to_numpy()[order].astype(np.int64))
-
-    def __add__(self, other: Counts) -> Counts:
-        v = np.concatenate([self.values, other.values])
-        c = np.concatenate([self.counts, other.counts])
-        u, inv = np.unique(v, return_inverse=True)
-        return Counts(u, np.bincount(inv, weights=c, minlength=u.size).astype(np.int64))
-
-    @property
-    def n(self) -> int:
-        return int(self.counts.sum())
-
-    def mean(self) -> float:
-        return float(self._sum(1) / self.n) if self.n else float("nan")
-
-    def sd(self) -> float:
-        n = self.n
-        if n < 2:
-            return float("nan")
-        s1, s2 = self._sum(1), self._sum(2)
-        return float(np.sqrt(float((s2 - s1 * s1 / n) / (n - 1))))
-
-    def _sum(self, power: int) -> Fraction:
-        return sum((Fraction(float(v)) ** power * int(c)
-                    for v, c in zip(self.values, self.counts, strict=True)), Fraction(0))
-
-    def quantile(self, q: float) -> float:
-        """As polars' ``quantile(q, "nearest")``: the value at rank q (n - 1), rounded
-        half away from zero."""
-        n = self.n
-        if n == 0:
-            return float("nan")
-        rank = math.floor(q * (n - 1) + 0.5)
-        return float(self.values[np.searchsorted(np.cumsum(self.counts), rank, side="right")])
-
-    def median(self) -> float:
-        """As polars' ``median``: the mean of the two middle values when n is even."""
-        n = self.n
-        if n == 0:
-            return float("nan")
-        cum = np.cumsum(self.counts)
-        lo = self.values[np.searchsorted(cum, (n - 1) // 2, side="right")]
-        hi = self.values[np.searchsorted(cum, n // 2, side="right")]
-        return float((lo + hi) / 2)
 
 
 # --- the sums ------------------------------------------------------------------------------
@@ -324,10 +264,10 @@ def chunk_report_sums(frame: pl.DataFrame, start: int, count: int, *, game: Any,
                       other: OtherRuns) -> ReportSums:
     """A chunk's ``ReportSums`` where it was played: its control and companion runs are
     played here too, on the same deals, and only the sums leave (no definitions)."""
+    from simlab.engine.game import game_from_ref
     from simlab.engine.runner import run_chunk
-    from simlab.games import get_game
 
-    g = get_game(game) if isinstance(game, str) else game
+    g = game_from_ref(game)
 
     def play(k: Any, pol: tuple[str, ...]) -> pl.DataFrame:
         return run_chunk(g, k, pol, seed, level, record_hands, start, count)
@@ -401,8 +341,7 @@ def report_run(p) -> ReportRun:
 def start_report_workers(plan, backend: str = "loky") -> bool:
     """Start the worker processes of a surely long report run of ``plan`` now, before this
     process's own preparation (``runner.start_workers``); whether it did."""
-    from simlab.analysis.compare import grouped
-    from simlab.engine.runner import start_workers
+    from simlab.engine.runner import grouped, start_workers
 
     return start_workers(grouped(plan), ReportRun.cost, backend)
 
@@ -428,8 +367,7 @@ class _Rounds:
         self.backend, self.scheduler = backend, scheduler
 
     def __call__(self, q) -> ReportSums:
-        from simlab.analysis.compare import grouped
-        from simlab.engine.runner import execute_parts_reduced
+        from simlab.engine.runner import execute_parts_reduced, grouped
 
         q = grouped(q)
         chunks = execute_parts_reduced(q, self.scratch, self.run.reduce, self.run.cost,
@@ -456,9 +394,8 @@ def round_report_sums(plan, results, backend: str = "loky", scheduler: str | Non
     parts are removed either way."""
     from pathlib import Path
 
-    from simlab.analysis.compare import grouped
     from simlab.engine.knobs import SimlabError
-    from simlab.engine.runner import scratch_parts
+    from simlab.engine.runner import grouped, scratch_parts
 
     results = Path(results)
     run = report_run(grouped(plan))

@@ -14,10 +14,12 @@ too (Dekker's two-product), so that a constant column has a variance of exactly 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+import polars as pl
 
 # below this, n * max|x| fits int64 and an integer sum is exact
 _INT_LIMIT = float(2 ** 62)
@@ -132,3 +134,61 @@ def add_tables(a: tuple, b: tuple) -> tuple:
     """Element-wise sum of two equal-shaped tuples of tuples (or flat tuples)."""
     return tuple(add_tables(x, y) if isinstance(x, tuple) else x + y
                  for x, y in zip(a, b, strict=True))
+
+
+@dataclass(frozen=True)
+class Counts:
+    """A column's distribution: its distinct non-null values, sorted, and their counts."""
+
+    values: np.ndarray  # float64
+    counts: np.ndarray  # int64
+
+    @staticmethod
+    def of(series: pl.Series) -> Counts:
+        vc = series.drop_nulls().cast(pl.Float64).value_counts(sort=False)
+        v = vc[:, 0].to_numpy()
+        order = np.argsort(v, kind="stable")
+        return Counts(v[order].astype(np.float64), vc[:, 1].to_numpy()[order].astype(np.int64))
+
+    def __add__(self, other: Counts) -> Counts:
+        v = np.concatenate([self.values, other.values])
+        c = np.concatenate([self.counts, other.counts])
+        u, inv = np.unique(v, return_inverse=True)
+        return Counts(u, np.bincount(inv, weights=c, minlength=u.size).astype(np.int64))
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    def mean(self) -> float:
+        return float(self._sum(1) / self.n) if self.n else float("nan")
+
+    def sd(self) -> float:
+        n = self.n
+        if n < 2:
+            return float("nan")
+        s1, s2 = self._sum(1), self._sum(2)
+        return float(np.sqrt(float((s2 - s1 * s1 / n) / (n - 1))))
+
+    def _sum(self, power: int) -> Fraction:
+        return sum((Fraction(float(v)) ** power * int(c)
+                    for v, c in zip(self.values, self.counts, strict=True)), Fraction(0))
+
+    def quantile(self, q: float) -> float:
+        """As polars' ``quantile(q, "nearest")``: the value at rank q (n - 1), rounded
+        half away from zero."""
+        n = self.n
+        if n == 0:
+            return float("nan")
+        rank = math.floor(q * (n - 1) + 0.5)
+        return float(self.values[np.searchsorted(np.cumsum(self.counts), rank, side="right")])
+
+    def median(self) -> float:
+        """As polars' ``median``: the mean of the two middle values when n is even."""
+        n = self.n
+        if n == 0:
+            return float("nan")
+        cum = np.cumsum(self.counts)
+        lo = self.values[np.searchsorted(cum, (n - 1) // 2, side="right")]
+        hi = self.values[np.searchsorted(cum, n // 2, side="right")]
+        return float((lo + hi) / 2)

@@ -1,5 +1,5 @@
 """The analysis commands of the ``simlab`` CLI: how-often, compare, sweep, report,
-experiment, duel, tune. ``simlab.cli.commands`` registers them; shared helpers come from there."""
+experiment, duel, tune. ``simlab.cli.commands`` registers them; shared helpers come from ``simlab.cli.common``."""
 
 from __future__ import annotations
 
@@ -16,20 +16,20 @@ from simlab.engine.runner import LEVELS, Plan, check_folder_output, kernel_clock
 
 # --- output helpers -----------------------------------------------------------------------
 def _table(headers, rows, right=None) -> str:
-    from simlab.cli.commands import table
+    from simlab.cli.common import table
 
     return table(headers, rows, right=right)
 
 
 def _paragraph(text: str) -> str:
-    from simlab.cli.commands import _paragraph as paragraph
+    from simlab.cli.common import _paragraph as paragraph
 
     return paragraph(text)
 
 
 def _fmt_est(e, unit: str = "") -> list[str]:
     """Value, interval and n; rates and shares in %, differences of rates in pp."""
-    from simlab.analysis.stats import CONSTANT_ROWS, MIN_MEAN_N, POINTS_UNITS, TOO_FEW_ROWS, is_percent
+    from simlab.engine.stats import CONSTANT_ROWS, MIN_MEAN_N, POINTS_UNITS, TOO_FEW_ROWS, is_percent
 
     if e.n == 0 or math.isnan(e.value):
         return ["-", "-", "0"]
@@ -50,7 +50,7 @@ def _fmt_est(e, unit: str = "") -> list[str]:
 
 
 def _fmt_diff(kind: str, x: float, unit: str = "") -> str:
-    from simlab.analysis.stats import is_percent
+    from simlab.engine.stats import is_percent
 
     if math.isnan(x):
         return "-"
@@ -75,7 +75,7 @@ def _holm_cell(r) -> str:
     if r.duplicate_of:  # its original's title is in the report; here a short mark
         return "= above"
     if math.isnan(r.p_holm):
-        from simlab.analysis.stats import IDENTICAL
+        from simlab.engine.stats import IDENTICAL
 
         return "identical" if r.diff.status == IDENTICAL else "not tested"
     return "< 1e-300" if r.p_holm == 0 else f"{r.p_holm:.3g}"  # as the report says it
@@ -112,7 +112,7 @@ def compare_table(result) -> str:
 
 # --- argument helpers -----------------------------------------------------------------------
 def _common(p: argparse.ArgumentParser, *, n_required: bool = True) -> None:
-    from simlab.cli.commands import _count, _jobs
+    from simlab.cli.common import _count, _jobs
     from simlab.games import game_names
 
     p.add_argument("game", help=f"game slug ({', '.join(game_names())})")
@@ -151,7 +151,7 @@ def cmd_how_often(args) -> int:
     parse_expr(args.expression)  # bad expressions fail before any simulation
     if args.where:
         parse_expr(args.where)
-    from simlab.cli.commands import _backend_from
+    from simlab.cli.common import _backend_from
 
     backend, where = _backend_from(args)
     p = _plan(args, args.n, parse_assignments(args.set), record_hands=args.record_hands)
@@ -201,8 +201,8 @@ def cmd_tune(args) -> int:
         if not all(names):
             raise SimlabError(f"--knobs has an empty entry in {args.knobs!r}; give policy knobs "
                               "separated by commas, e.g. take_threshold_1,take_threshold_2 "
-                              f"(simlab params {args.game} lists them)")
-    out = Path(args.out) if args.out else Path(f"tuned-{args.game}.toml")
+                              f"(simlab params {args.game.slug} lists them)")
+    out = Path(args.out) if args.out else Path(f"tuned-{args.game.slug}.toml")
     if out.is_dir():
         raise SimlabError(f"--out {str(out)!r} is a folder; give a FILE.toml to write")
     if not out.parent.is_dir():
@@ -216,7 +216,7 @@ def cmd_tune(args) -> int:
     if res.never_changed:
         return 0
     path = write_variant(res, out)
-    print(f"variant written: {path}  (simlab run {args.game} --variant {path})")
+    print(f"variant written: {path}  (simlab run {args.game.slug} --variant {path})")
     return 0
 
 
@@ -240,7 +240,7 @@ def variant_side(text: str | None, game: str, flag: str) -> dict[str, Any]:
 
 def cmd_compare(args) -> int:
     from simlab.analysis.compare import compare_runs
-    from simlab.cli.commands import _backend_from
+    from simlab.cli.common import _backend_from
 
     a = variant_side(args.a, args.game, "--a")
     b = variant_side(args.b, args.game, "--b")
@@ -277,7 +277,7 @@ def cmd_compare(args) -> int:
 
 
 def _sweep_cell(e, unit: str = "") -> str:
-    from simlab.analysis.stats import TOO_FEW_ROWS, is_percent
+    from simlab.engine.stats import TOO_FEW_ROWS, is_percent
 
     if e.status == TOO_FEW_ROWS:
         return "too few"
@@ -294,7 +294,7 @@ def _sweep_cell(e, unit: str = "") -> str:
 def sweep_table(result, width: int | None = None) -> str:
     """Headline metrics (rows) by grid point (columns); points that do not fit the width
     go to further blocks of the same rows."""
-    from simlab.cli.commands import output_width
+    from simlab.cli.common import output_width
 
     limit = output_width() if width is None else width
     labels = [" ".join(f"{k}={v}" for k, v in pt.values.items()) for pt in result.points]
@@ -327,7 +327,7 @@ def cmd_sweep(args) -> int:
     grid = parse_grid(args.grid)
     base = dict(load_variant(args.variant, game=args.game)) if args.variant else {}
     base.update(parse_assignments(args.set))
-    out = args.out or Path("out") / f"sweep-{args.game}-{'-'.join(grid)}"
+    out = args.out or Path("out") / f"sweep-{args.game.slug}-{'-'.join(grid)}"
     check_folder_output(out)
     t0, kernels = time.perf_counter(), kernel_clock()
     result = sweep(args.game, args.n, grid, base=base, seed=args.seed, policies=args.policy,
@@ -391,7 +391,7 @@ def cmd_report(args) -> int:
     if args.precision is not None and args.max_deals is not None and args.max_deals < first:
         raise SimlabError(f"--max-deals ({args.max_deals:,}) is smaller than -n ({first:,})")
     from simlab.analysis.report_sums import start_report_workers
-    from simlab.cli.commands import _backend_from
+    from simlab.cli.common import _backend_from
 
     backend, where = _backend_from(args)
     start_report_workers(p, backend)  # they start while the report's modules load here
@@ -501,7 +501,7 @@ def cmd_experiment(args) -> int:
 
 # --- registration -------------------------------------------------------------------------
 def add_commands(sub, formatter) -> None:
-    from simlab.cli.commands import _count, _jobs, _positive
+    from simlab.cli.common import _count, _jobs, _positive
 
     p = sub.add_parser(
         "how-often", help="probability of any event, with its interval and count",
@@ -526,7 +526,7 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("expression", help="boolean polars expression, e.g. \"pl.col('capot')\"")
     p.add_argument("--where", metavar="EXPR", help="only count rows where this is true")
     p.add_argument("--record-hands", action="store_true", help="add dealt_s{i} / hand_s{i}")
-    from simlab.cli.commands import _backend_args
+    from simlab.cli.common import _backend_args
 
     _backend_args(p)
     p.set_defaults(func=cmd_how_often)
@@ -626,7 +626,7 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("--out", type=Path, metavar="DIR", help="also write a report there (the "
                    "report needs both runs' rows; without it, each chunk of deals is measured "
                    "where it is played, so memory does not grow with -n)")
-    from simlab.cli.commands import _backend_args
+    from simlab.cli.common import _backend_args
 
     _backend_args(p)
     p.set_defaults(func=cmd_compare)
@@ -671,7 +671,7 @@ def add_commands(sub, formatter) -> None:
                         "stronger play\" or \"changes with the players\"")
     p.add_argument("--skill-n", type=_positive, default=1000, metavar="N",
                    help="deals for --skill-check (default 1000)")
-    from simlab.cli.commands import _backend_args
+    from simlab.cli.common import _backend_args
 
     _backend_args(p)  # the report's deals; its Players checks run here
     p.set_defaults(func=cmd_report)
@@ -703,7 +703,7 @@ def add_commands(sub, formatter) -> None:
 
 
 def _players_args(p) -> None:
-    from simlab.cli.commands import _count_or_zero
+    from simlab.cli.common import _count_or_zero
 
     p.add_argument("--players-n", type=_count_or_zero, default=DEFAULT_PLAYERS_N, metavar="N",
                    help="deals for the Players section's duplicate edges (heuristic vs "

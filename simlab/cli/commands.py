@@ -20,10 +20,27 @@ from typing import Any, NoReturn
 
 import polars as pl
 
+from simlab.cli.common import (  # noqa: F401  (the command groups share them)
+    MAX_JOBS,
+    MAX_WIDTH,
+    MIN_TEXT_COLUMN,
+    _backend_args,
+    _backend_from,
+    _count,
+    _count_or_zero,
+    _fit,
+    _fmt,
+    _jobs,
+    _literal,
+    _paragraph,
+    _positive,
+    _wrap,
+    output_width,
+    table,
+)
 from simlab.engine.game import Game
 from simlab.engine.knobs import SimlabError, parse_assignments
 from simlab.engine.runner import (
-    BACKENDS,
     LEVELS,
     Plan,
     RunInterrupted,
@@ -75,152 +92,6 @@ class _FORMATTER(argparse.RawDescriptionHelpFormatter):
             else:
                 out += _wrap(line, width - len(indent))
         return "\n".join(out)
-
-
-# --- argument types --------------------------------------------------------------------
-MAX_JOBS = 4096
-
-
-def _count(text: str) -> int:
-    """Integers, also written 1_000_000, 1,000,000 or 1e6 (a comma only between groups
-    of three digits: 1,5 is refused rather than read as 15)."""
-    t = text.strip()
-    if "," in t and not re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+", t):
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r} (commas only "
-                                         "between groups of three digits, e.g. 1,000,000)")
-    t = t.replace("_", "").replace(",", "")
-    try:
-        return int(t)
-    except ValueError:
-        pass
-    try:
-        f = float(t)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if not math.isfinite(f) or not f.is_integer():
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
-    return int(f)
-
-
-def _count_or_zero(text: str) -> int:
-    """A count that may be 0 (0 = skip), never negative."""
-    n = _count(text)
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
-    return n
-
-
-def _positive(text: str) -> int:
-    n = _count(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return n
-
-
-def _jobs(text: str) -> int:
-    if text.strip().lower() in ("all", "-1"):
-        return -1
-    try:
-        jobs = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected an integer >= 1, or -1/all for all cores, got {text!r}") from None
-    if jobs > MAX_JOBS:
-        raise argparse.ArgumentTypeError(f"at most {MAX_JOBS} jobs, got {text!r} (all = every core)")
-    return jobs
-
-
-# --- tables ----------------------------------------------------------------------------
-def _literal(v: Any) -> str:
-    """A knob value as the user would type it (``true``, ``1001``, ``carry_over``)."""
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "-"
-        return f"{v:,.4f}" if abs(v) < 1000 else f"{v:,.0f}"
-    if isinstance(v, int):
-        return f"{v:,}"
-    return str(v)
-
-
-MAX_WIDTH = 100  # columns every printed line fits in (a terminal may be narrower)
-MIN_TEXT_COLUMN = 12  # a wrapped text column is never narrower than this
-
-
-def output_width() -> int:
-    """Columns to fit: the terminal's (``COLUMNS`` when set), at most ``MAX_WIDTH``, at
-    least 60; 100 when the output is not a terminal, so logs and files look the same."""
-    import shutil
-
-    return max(60, min(MAX_WIDTH, shutil.get_terminal_size((MAX_WIDTH, 24)).columns))
-
-
-def _fit(widths: list[int], wrappable: list[bool], limit: int) -> list[int]:
-    """Column widths whose table fits ``limit`` columns, narrowing the widest wrappable
-    (text) column one character at a time; numbers are never narrowed."""
-    widths = list(widths)
-    gaps = 2 * (len(widths) - 1)
-    while sum(widths) + gaps > limit:
-        cand = [j for j, w in enumerate(widths) if wrappable[j] and w > MIN_TEXT_COLUMN]
-        if not cand:
-            break
-        j = max(cand, key=lambda j: widths[j])
-        widths[j] -= 1
-    return widths
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    import textwrap
-
-    if len(text) <= width:
-        return [text]
-    return textwrap.wrap(text, width, break_on_hyphens=False) or [""]
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]],
-          right: Sequence[bool] | None = None, width: int | None = None,
-          wrap: Sequence[bool] | None = None, details: Sequence[str] | None = None) -> str:
-    """Plain aligned text table; numbers right-aligned unless ``right`` says otherwise.
-    Columns that may ``wrap`` (default: the left-aligned ones) wrap onto several lines so
-    every line fits ``width`` columns (default ``output_width()``). ``details``: a text
-    per row, printed under it, indented and wrapped to the full width."""
-    limit = output_width() if width is None else width
-    cells = [[_fmt(v) for v in r] for r in rows]
-    if right is None:
-        right = [bool(rows) and all(isinstance(r[j], (int, float)) and not isinstance(r[j], bool)
-                                    for r in rows if r[j] is not None)
-                 for j in range(len(headers))]
-    widths = [max([len(h)] + [len(c[j]) for c in cells]) for j, h in enumerate(headers)]
-    widths = _fit(widths, [not r for r in right] if wrap is None else list(wrap), limit)
-
-    def lines(vals: Sequence[str]) -> list[str]:
-        parts = [_wrap(v, w) if len(v) > w else [v] for v, w in zip(vals, widths, strict=True)]
-        out = []
-        for k in range(max(len(p) for p in parts)):
-            row = [(p[k] if k < len(p) else "") for p in parts]
-            out.append("  ".join(v.rjust(w) if r else v.ljust(w)
-                                 for v, w, r in zip(row, widths, right, strict=True)).rstrip())
-        return out
-
-    sep = "  ".join("-" * w for w in widths)
-    body = []
-    for i, c in enumerate(cells):
-        body += lines(c)
-        if details is not None and details[i]:
-            body += ["    " + x for x in _wrap(details[i], limit - 4)]
-    return "\n".join(lines(headers) + [sep] + body)
-
-
-def _paragraph(text: str) -> str:
-    """Prose wrapped to the output width."""
-    return "\n".join(_wrap(text, output_width()))
 
 
 def _pct_row(label: str, k: int, n: int) -> list[Any]:
@@ -364,7 +235,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_params(args: argparse.Namespace) -> int:
-    g = get_game(args.game)
+    g = args.game
     rows, meanings = [], []
     for d in g.knobs.describe():
         meaning = d["help"]
@@ -410,7 +281,7 @@ def _departures_text(g: Game) -> str:
 def cmd_columns(args: argparse.Namespace) -> int:
     from simlab.engine.game import BOOL, INT, OPT_BOOL, WIDE_COLUMNS
 
-    g = get_game(args.game)
+    g = args.game
     knobs = g.make_knobs(parse_assignments(args.set))
     players = g.players(knobs)
     kinds = {INT: "int", BOOL: "bool", OPT_BOOL: "bool or null"}
@@ -454,24 +325,6 @@ def cmd_columns(args: argparse.Namespace) -> int:
                              "lists of card labels"))
         print()
     return 0
-
-
-def _backend_from(args: argparse.Namespace) -> tuple[str, str | None]:
-    """(backend, scheduler address) of run/bench options, checked (extra installed...)."""
-    backend = getattr(args, "backend", "loky")
-    scheduler = getattr(args, "scheduler", None)
-    address = getattr(args, "address", None)
-    if scheduler is not None and backend != "dask":
-        raise SimlabError(f"--scheduler is the address of a dask scheduler; it needs --backend "
-                          f"dask, not {backend}" + (" (ray takes --address)" if backend == "ray"
-                                                    else ""))
-    if address is not None and backend != "ray":
-        raise SimlabError(f"--address is the address of a ray cluster; it needs --backend ray, "
-                          f"not {backend}" + (" (dask takes --scheduler)" if backend == "dask"
-                                              else ""))
-    where = scheduler if backend == "dask" else address
-    check_backend(backend, where)
-    return backend, where
 
 
 def _plan_from(args: argparse.Namespace) -> Plan:
@@ -556,7 +409,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from simlab.analysis.report_sums import run_report_sums, start_report_workers
     from simlab.engine.runner import check_file_output, check_folder_output
 
-    p = plan("belote", args.n, seed=0, policies="heuristic", jobs=-1, level="deal",
+    p = plan(get_game("belote"), args.n, seed=0, policies="heuristic", jobs=-1, level="deal",
              progress=False if args.no_progress else None)
     out = check_file_output(args.out)
     report_dir = check_folder_output(out.parent / "demo-report")
@@ -643,14 +496,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if isinstance(g, str):
             rows.append([s, "-", "-", "-", "-", g])
             continue
-        simulate(s, 2_000, jobs=1, params=params, progress=False)  # compile / load the cache
+        simulate(get_game(s), 2_000, jobs=1, params=params, progress=False)  # compile / load the cache
         base = None
         for j in jobs_list:
             if j != 1:  # start the worker pool before timing
-                simulate(s, 2_000 * cores, jobs=j, chunk_size=2_000, params=params,
+                simulate(get_game(s), 2_000 * cores, jobs=j, chunk_size=2_000, params=params,
                          progress=False)
             t0 = time.perf_counter()
-            simulate(s, n, jobs=j, params=params, progress=False)
+            simulate(get_game(s), n, jobs=j, params=params, progress=False)
             rate = n / (time.perf_counter() - t0)
             base = rate if base is None else base
             workers = cores if j == -1 else j
@@ -669,14 +522,14 @@ def _bench_search(slug: str, g: Any, n: int, jobs_list: list[int], cores: int,
     players = g.players(g.make_knobs(params))
     spec = ",".join(["search"] + ["heuristic"] * (players - 1))
     label = f"{slug} (1 search seat)"
-    simulate(slug, 20, jobs=1, policies=spec, params=params, progress=False)  # compile
+    simulate(get_game(slug), 20, jobs=1, policies=spec, params=params, progress=False)  # compile
     rows, base = [], None
     for j in jobs_list:
         if j != 1:
-            simulate(slug, 20 * cores, jobs=j, chunk_size=20, policies=spec, params=params,
+            simulate(get_game(slug), 20 * cores, jobs=j, chunk_size=20, policies=spec, params=params,
                      progress=False)
         t0 = time.perf_counter()
-        simulate(slug, n, jobs=j, policies=spec, params=params, progress=False)
+        simulate(get_game(slug), n, jobs=j, policies=spec, params=params, progress=False)
         rate = n / (time.perf_counter() - t0)
         base = rate if base is None else base
         rows.append([label, cores if j == -1 else j, n, round(rate), f"x{rate / base:.2f}",
@@ -919,12 +772,12 @@ def bench_scaling(args: argparse.Namespace) -> int:
     # 2. throughput: 1 core, all local cores, and the cluster
     rows = []
     for s in slugs:
-        simulate(s, 2_000, jobs=1, progress=False)  # compile / load the numba cache
-        simulate(s, 2_000 * cores, jobs=-1, chunk_size=2_000, progress=False)  # start workers
+        simulate(get_game(s), 2_000, jobs=1, progress=False)  # compile / load the numba cache
+        simulate(get_game(s), 2_000 * cores, jobs=-1, chunk_size=2_000, progress=False)  # start workers
         rates = {}
         for label, j in (("local, 1 core", 1), (f"local, {cores} cores", -1)):
             t0 = time.perf_counter()
-            simulate(s, timing_n, jobs=j, progress=False)
+            simulate(get_game(s), timing_n, jobs=j, progress=False)
             rate = timing_n / (time.perf_counter() - t0)
             workers = 1 if j == 1 else cores
             rates[label] = rate
@@ -935,12 +788,12 @@ def bench_scaling(args: argparse.Namespace) -> int:
 
             with executor("dask", scheduler) as ex:
                 workers = ex.workers
-            simulate(s, 2_000 * workers, chunk_size=2_000, backend="dask", scheduler=scheduler,
+            simulate(get_game(s), 2_000 * workers, chunk_size=2_000, backend="dask", scheduler=scheduler,
                      progress=False)  # warm the workers up
             cluster_n = max(timing_n, 50_000 * workers)
             chunk = max(1_000, cluster_n // (4 * workers))
             t0 = time.perf_counter()
-            simulate(s, cluster_n, chunk_size=chunk, backend="dask", scheduler=scheduler,
+            simulate(get_game(s), cluster_n, chunk_size=chunk, backend="dask", scheduler=scheduler,
                      progress=False)
             rate = cluster_n / (time.perf_counter() - t0)
             rows.append([s, f"dask at {scheduler}", workers, cluster_n, round(rate),
@@ -965,19 +818,6 @@ def bench_scaling(args: argparse.Namespace) -> int:
     print(f"  target: under 1 GiB whatever n -> {verdict} "
           f"({'tree PSS' if mem['tree_pss'] else 'largest process'})")
     return 0
-
-
-# --- parser ----------------------------------------------------------------------------
-def _backend_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--backend", choices=BACKENDS, default="loky",
-                   help="where chunks run: loky = local processes (default); dask = a "
-                        "dask.distributed cluster (extra simlab[dask]); ray = a Ray cluster "
-                        "(extra simlab[ray])")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="dask scheduler to connect to, e.g. tcp://10.0.0.5:8786 (default with "
-                        "--backend dask: start a local cluster)")
-    p.add_argument("--address", metavar="ADDRESS", default=None,
-                   help="ray cluster address for --backend ray (default: ray's own default)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1200,6 +1040,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     and args.n < 1:
                 raise SimlabError(f"-n must be >= 1, got {args.n}")
             check_inputs(args)
+            if isinstance(getattr(args, "game", None), str):
+                args.game = get_game(args.game)  # the one place a slug becomes a Game
             return int(args.func(args) or 0)
     except SystemExit as e:  # --help, --version
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simlab.engine.game import Game
 from simlab.engine.knobs import SimlabError, check_file_knobs, check_path, read_toml, toml_line
 
 TOP_KEYS = ("name", "game", "title", "n", "precision", "max_deals", "seed", "level",
@@ -41,7 +42,7 @@ MAX_SWEEP_POINTS = 1000  # each point is a run of n deals
 @dataclass
 class Experiment:
     name: str
-    game: str
+    game: Game  # the file's slug, resolved by load_experiment
     title: str | None = None
     n: int | None = None
     precision: float | None = None
@@ -169,7 +170,7 @@ def load_experiment(path: str | Path) -> Experiment:
         out=Path(data["out"]) if "out" in data else None, notes=list(data.get("notes", [])),
         knobs=dict(data.get("knobs", {})), compare_b=None if compare is None else compare["b"],
         sweep=data.get("sweep"))
-    _check_game_values(ex, where, text)
+    ex.game = _check_game_values(ex, where, text)  # the slug, resolved once
     return ex
 
 
@@ -178,9 +179,9 @@ def _short(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _check_game_values(ex: Experiment, where: str, text: str) -> None:
+def _check_game_values(ex: Experiment, where: str, text: str) -> Game:
     """The game, its knobs (base, B, every sweep point) and policies, as the run will
-    use them: refused here, before the run's work."""
+    use them: refused here, before the run's work. Returns the game."""
     from simlab.engine.runner import plan
     from simlab.games import get_game
 
@@ -188,11 +189,11 @@ def _check_game_values(ex: Experiment, where: str, text: str) -> None:
         g = get_game(ex.game)
     except SimlabError as e:
         raise SimlabError(f"{where}{toml_line(text, 'game')}: {e}") from None
-    check_file_knobs(f"{where} [knobs]", text, g.slug, ex.knobs)
+    check_file_knobs(f"{where} [knobs]", text, g, ex.knobs)
     if ex.compare_b is not None:
-        check_file_knobs(f"{where} [compare] b", text, g.slug, ex.compare_b)
+        check_file_knobs(f"{where} [compare] b", text, g, ex.compare_b)
     if ex.sweep is not None:
-        check_file_knobs(f"{where} [sweep]", text, g.slug, ex.sweep, lists=True)
+        check_file_knobs(f"{where} [sweep]", text, g, ex.sweep, lists=True)
     try:
         plan(g, 1, seed=ex.seed, params=ex.knobs, policies=ex.policies, jobs=1,
              level=ex.level, progress=False)
@@ -208,3 +209,4 @@ def _check_game_values(ex: Experiment, where: str, text: str) -> None:
                 g.make_knobs({**ex.knobs, **dict(zip(keys, combo, strict=True))})
     except SimlabError as e:
         raise SimlabError(f"{where}: {e}") from None
+    return g

@@ -190,9 +190,47 @@ def parse_policies(spec: str | list[str] | tuple[str, ...], game: Game, n_player
     return tuple(names)
 
 
+def _no_registry() -> list[str]:
+    return []
+
+
+# The games whose players take per-seat knobs, for an error message: the registry
+# (``simlab.games``, a layer above) sets it when it loads; the engine never imports it.
+seat_knob_games: Callable[[], list[str]] = _no_registry
+
+
 def _seat_knob_games() -> list[str]:
-    from simlab.games import game_names, get_game  # the registry imports this module
-    return [n for n in game_names() if get_game(n).seat_policy_knobs]
+    return seat_knob_games()
+
+
+def registered_package(g: Game) -> str | None:
+    """The loaded package whose ``GAME`` is ``g`` (``"simlab.games.belote"``), None for a
+    game defined elsewhere (a test's, a plug-in's). A worker re-imports the package rather
+    than receive the Game (which holds lambdas) through a pipe."""
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("simlab.games.") and getattr(module, "GAME", None) is g:
+            return name
+    return None
+
+
+def as_game(game: Game) -> Game:
+    """``game`` itself; a slug here is refused: the command line and ``simlab``'s front
+    door (``simlab.simulate`` & co.) resolve a slug once, everything below takes the value."""
+    if isinstance(game, Game):
+        return game
+    raise TypeError(f"expected a Game, got {game!r}: resolve a slug once at the boundary, "
+                    "e.g. simlab.get_game('belote'), and pass the Game down")
+
+
+def game_from_ref(ref: str | Game) -> Game:
+    """The Game a ``game_ref`` names: itself, or its package's ``GAME``."""
+    if isinstance(ref, str):
+        import importlib
+
+        return importlib.import_module(ref).GAME
+    return ref
 
 
 def policy_codes(names: tuple[str, ...]) -> np.ndarray:

@@ -33,7 +33,8 @@ _KERNEL_LAYERS = ("engine", "mechanics")
 # keeps the compiled kernels. Any other module counts, a new one included: a wrong guess
 # here costs a recompilation, never a stale kernel.
 _NOT_KERNEL_SOURCE = {
-    "__init__.py", "pool.py", "progress.py", "runner.py", "questions.py",
+    "__init__.py", "pool.py", "progress.py", "runner.py", "questions.py", "stats.py",
+    "version.py",
 }
 _GAME_IMPORT = re.compile(r"simlab\.games\.([a-z0-9_]+)")
 

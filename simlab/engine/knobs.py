@@ -313,17 +313,18 @@ def parse_assignments(items: list[str] | None) -> dict[str, str]:
     return out
 
 
-def load_variant(path: str | Path, game: str | None = None) -> dict[str, Any]:
+def load_variant(path: str | Path, game: Any = None) -> dict[str, Any]:
     """Read a TOML variant file: knob = value pairs, optionally ``game = "..."``. With
-    ``game``, every name and value is checked here, so an error names the file and line."""
+    ``game`` (a ``Game``), every name and value is checked here, so an error names the file
+    and line."""
     p = check_path(path, "variant file")
     data, text = read_toml(p, "variant file")
     file_game = data.pop("game", None)
     if file_game is not None and not isinstance(file_game, str):
         raise SimlabError(f"variant file {str(p)!r}: game must be a string such as "
                           f"\"belote\", got {file_game!r}{toml_line(text, 'game')}")
-    if file_game is not None and game is not None and file_game != game:
-        raise SimlabError(f"variant file {str(p)!r} is for game {file_game!r}, not {game!r}")
+    if file_game is not None and game is not None and file_game != game.slug:
+        raise SimlabError(f"variant file {str(p)!r} is for game {file_game!r}, not {game.slug!r}")
     for k, v in data.items():
         if isinstance(v, dict):
             raise SimlabError(f"variant file {str(p)!r}: table [{k}] not allowed; "
@@ -335,25 +336,20 @@ def load_variant(path: str | Path, game: str | None = None) -> dict[str, Any]:
     return data
 
 
-def check_file_knobs(where: str, text: str, game: str, data: dict[str, Any],
+def check_file_knobs(where: str, text: str, game: Any, data: dict[str, Any],
                      lists: bool = False) -> None:
     """Each knob of a TOML file known, of its type and in its range, else one line naming
     the file (``where``) and the line. TOML values are typed: a string there stays a
     string, so ``revolution = "true"`` is refused for a bool (``--set`` strings, by
     contrast, are converted). With ``lists``, each value is a list (a sweep's) whose
-    elements are checked."""
-    from simlab.games import get_game  # the registry imports this module
-
-    try:
-        cls = get_game(game).knobs
-    except SimlabError:
-        return  # the unknown game is reported by the caller
+    elements are checked. ``game``: the ``Game`` whose knobs they are."""
+    cls = game.knobs
     by_name = {f.name: f for f in fields(cls)}
     for k, value in data.items():
         at = f"{where}{toml_line(text, k)}"
         f = by_name.get(k)
         if f is None:
-            raise SimlabError(f"{at}: unknown knob {k!r} for {game}{did_you_mean(k, list(by_name))}; "
+            raise SimlabError(f"{at}: unknown knob {k!r} for {game.slug}{did_you_mean(k, list(by_name))}; "
                               f"valid knobs: {', '.join(by_name)}")
         for v in value if lists and isinstance(value, list) else [value]:
             if isinstance(v, str) and _typename(f) != "str":

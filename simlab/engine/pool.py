@@ -25,6 +25,8 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -218,14 +220,29 @@ def shutdown() -> None:
 atexit.register(shutdown)
 
 
+_WATCHING: list[int] = []
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit as soon as ``parent`` is gone (killed with SIGKILL,
+    say) instead of finishing chunks nobody will record, then idling for minutes."""
+    if _WATCHING or os.getpid() == parent or os.getppid() != parent:
+        return
+    _WATCHING.append(parent)
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="simlab-parent-watch", daemon=True).start()
+
+
 def _worker(parent: int) -> None:
     # Ctrl-C reaches the whole process group: the parent decides, workers carry on or
     # are killed by it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     inp, out = sys.stdin.fileno(), sys.stdout.fileno()
     sys.stdout = sys.stderr  # a stray print must not corrupt the result stream
-    from simlab.engine.runner import _watch_parent
-
     _watch_parent(parent)  # exit at once when the parent dies, even mid-chunk wait
     while True:
         data = _read_message(inp)

@@ -39,11 +39,19 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simlab.engine.game import Game, KernelOutput, parse_policies, to_frame
+from simlab.engine.game import (
+    Game,
+    KernelOutput,
+    as_game,
+    game_from_ref,
+    parse_policies,
+    registered_package,
+    to_frame,
+)
 from simlab.engine.knobs import Knobs, SimlabError, load_variant
 from simlab.engine.progress import Progress
 from simlab.engine.seatknobs import policy_name, seat_knobs
-from simlab.games import get_game
+from simlab.engine.version import VERSION
 
 LEVELS = ("deal", "match")
 DEFAULT_CHUNK = {"deal": 100_000, "match": 5_000}
@@ -89,8 +97,6 @@ class Plan:
         return "deals" if self.level == "deal" else "matches"
 
     def provenance(self) -> dict[str, Any]:
-        import simlab
-
         return {
             "game": self.game.slug,
             "knobs": self.knobs.as_dict(),
@@ -102,7 +108,7 @@ class Plan:
             "record_hands": self.record_hands,
             "chunk_size": self.chunk_size,
             "variant": self.variant,
-            "simlab_version": simlab.__version__,
+            "simlab_version": VERSION,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
 
@@ -120,12 +126,12 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def plan(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
+def plan(game: Game, n: int, *, seed: int = 0, params: dict | None = None,
          variant: str | Path | None = None, policies: str = "heuristic", jobs: int = 1,
          level: str = "deal", chunk_size: int | None = None, record_hands: bool = False,
          progress: bool | None = None) -> Plan:
     """Validate every argument of a run (raises ``SimlabError``); does no work."""
-    g = game if isinstance(game, Game) else get_game(game)
+    g = as_game(game)
     if level not in LEVELS:
         raise SimlabError(f"unknown level {level!r}; valid levels: {', '.join(LEVELS)}")
     if not _is_int(n) or n < 1:
@@ -150,7 +156,7 @@ def plan(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
         raise SimlabError(f"params must be a dict of knob values, got {type(params).__name__}")
     values: dict[str, Any] = {}
     if variant is not None:
-        values.update(load_variant(variant, game=g.slug))
+        values.update(load_variant(variant, game=g))
     values.update(params or {})
     knobs = g.make_knobs(values)
     names = parse_policies(policies, g, g.players(knobs))
@@ -310,11 +316,11 @@ def kernel_folder(g: Game) -> Path | None:
     """The folder of a registered game's compiled kernels (``jit.cache_dir_for``); None for
     a game simlab does not compile itself (a test's) or with ``NUMBA_DISABLE_JIT``."""
     from simlab.engine.jit import cache_dir_for
-    from simlab.games import _MODULES
 
-    if _jit_disabled() or not _MODULES.get(g.slug, "").startswith("simlab.games."):
+    package = registered_package(g)
+    if _jit_disabled() or package is None:
         return None
-    return Path(cache_dir_for(f"{_MODULES[g.slug]}.kernels"))
+    return Path(cache_dir_for(f"{package}.kernels"))
 
 
 def kernels_cached(g: Game, level: str) -> bool:
@@ -349,7 +355,7 @@ def compile_estimate(g: Game) -> float:
     folder = kernel_folder(g)
     cpu = _compile_times(folder).get(g.slug) if folder is not None else None
     if cpu is None:
-        games = Path(__file__).resolve().parent / "games"
+        games = Path(__file__).resolve().parent.parent / "games"
         functions = sum(len(_JITTED.findall(path.read_text(encoding="utf-8")))
                         for pkg in _game_packages(g.slug)
                         for path in (games / pkg).glob("*.py"))
@@ -421,16 +427,10 @@ def _about(seconds: float) -> str:
 
 
 def game_ref(g: Game) -> str | Game:
-    """Registered games travel to workers by slug (cheap; their Game holds lambdas);
-    other Game objects (tests, plug-ins) by value through cloudpickle."""
-    from simlab.games import _MODULES
-
-    try:  # a game registered from outside simlab (a test) is unknown in a fresh worker
-        if _MODULES.get(g.slug, "").startswith("simlab.") and get_game(g.slug) is g:
-            return g.slug
-    except (SimlabError, ImportError, AttributeError):
-        pass
-    return g
+    """simlab's own games travel to workers by package name (cheap; their Game holds
+    lambdas; the worker imports the package); other Game objects (tests, plug-ins) by value
+    through cloudpickle (a fresh worker could not import a test's module)."""
+    return registered_package(g) or g
 
 
 # Set by the command line's Ctrl-C handler when the key press arrived while numba's code
@@ -476,7 +476,7 @@ def run_chunk(game: str | Game, knobs: Knobs, policies: tuple[str, ...], seed: i
     With ``tick`` (a progress callback), the chunk runs in slices of about
     ``SLICE_SECONDS`` and ``tick(rows done)`` follows each: the same rows, since every
     deal or match draws from its own stream."""
-    g = get_game(game) if isinstance(game, str) else game
+    g = game_from_ref(game)
     args = (g, knobs, policies, seed, level, record_hands)
     if tick is None or count <= FIRST_SLICE:
         frame = _kernel_frame(*args, start, count)
@@ -591,25 +591,6 @@ def _chunk_bytes(game: str | Game, *args: Any, meta: dict[str, str] | None = Non
     frame = run_chunk(game, *args)
     assert isinstance(frame, pl.DataFrame)
     return frame.height, _parquet_bytes(frame, meta)
-
-
-_WATCHING: list[int] = []
-
-
-def _watch_parent(parent: int) -> None:
-    """Loky worker initializer: exit as soon as ``parent`` is gone (killed with SIGKILL,
-    say) instead of finishing chunks nobody will record, then idling for minutes."""
-    if _WATCHING or os.getpid() == parent or os.getppid() != parent:
-        return
-    _WATCHING.append(parent)
-    import threading
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="simlab-parent-watch", daemon=True).start()
 
 
 def _orphaned(owner: int | None) -> bool:
@@ -924,7 +905,7 @@ def _write_parts(p: Plan, ex: _Executor, folder: Path, todo: list[int]) -> Itera
                 t.unlink(missing_ok=True)
 
 
-def simulate(game: str | Game, n: int, *, seed: int = 0, params: dict | None = None,
+def simulate(game: Game, n: int, *, seed: int = 0, params: dict | None = None,
              variant: str | Path | None = None, policies: str = "heuristic", jobs: int = 1,
              level: str = "deal", chunk_size: int | None = None, record_hands: bool = False,
              progress: bool | None = None, backend: str = "loky",
@@ -1348,7 +1329,7 @@ def is_run_dir(out: str | Path) -> bool:
     return path.suffix.lower() not in (".parquet", ".pq")
 
 
-def run_to_parquet(out: str | Path, game: str | Game, n: int, *, seed: int = 0,
+def run_to_parquet(out: str | Path, game: Game, n: int, *, seed: int = 0,
                    params: dict | None = None, variant: str | Path | None = None,
                    policies: str = "heuristic", jobs: int = 1, level: str = "deal",
                    chunk_size: int | None = None, record_hands: bool = False,
@@ -1939,7 +1920,7 @@ def read_provenance(path: str | Path) -> dict[str, Any]:
                           f"{_first_line(e)}") from None
 
 
-# --- small statistics helper (simlab.analysis.stats will grow from here) ------------------------
+# --- small statistics helper (simlab.engine.stats will grow from here) ------------------------
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for a proportion ``k / n`` (default 95%)."""
     if n <= 0:
@@ -1956,3 +1937,13 @@ def timed(fn, *args, **kwargs) -> tuple[Any, float]:
     t0 = time.perf_counter()
     r = fn(*args, **kwargs)
     return r, time.perf_counter() - t0
+
+
+def grouped(p: Plan) -> Plan:
+    """``p`` with chunks that keep together the rows measured together (a Double-Détente
+    manche's parts: the game's ``row_group``), so that each chunk measures whole groups."""
+    group = p.game.extra.get("row_group")
+    k = int(group(p.knobs, p.level)) if group is not None else 1
+    if k <= 1 or p.chunk_size % k == 0:
+        return p
+    return replace(p, chunk_size=min(p.n, -(-p.chunk_size // k) * k))

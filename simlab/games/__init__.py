@@ -1,9 +1,17 @@
-"""Game registry: one module per game, registered here by its catalogue slug."""
+"""The games: one package per game (``simlab/games/<slug>/``) holding its rules
+(``rules.py``: deck, knobs, deal, legal moves, scoring), its kernels (``kernels.py``), its
+players (``players.py``: random, heuristic and its search loop) and its balance questions
+(``questions.py``), and this registry, which turns a catalogue slug into the game's
+``Game`` value (the command line and ``simlab``'s front door call it once).
+
+May import: the mechanics and the engine, and another game's package (Belote Noisette
+plays with Belote's tables) — never a player kind, the analysis or the command line."""
 
 from __future__ import annotations
 
 import importlib
 
+from simlab.engine import game as _contract
 from simlab.engine.game import Game
 from simlab.engine.knobs import SimlabError, did_you_mean
 
@@ -34,7 +42,17 @@ def game_names() -> list[str]:
     return list(_MODULES)
 
 
-def get_game(slug: str) -> Game:
+def _seat_knob_games() -> list[str]:
+    return [n for n in game_names() if get_game(n).seat_policy_knobs]
+
+
+_contract.seat_knob_games = _seat_knob_games
+
+
+def get_game(slug: str | Game) -> Game:
+    """The game of a catalogue slug (a ``Game`` is returned as it is)."""
+    if isinstance(slug, Game):
+        return slug
     if slug not in _MODULES:
         raise SimlabError(f"unknown game {slug!r}{did_you_mean(slug, list(_MODULES))}; "
                           f"valid games: {', '.join(_MODULES)}")

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from simlab.analysis import stats
+from simlab.engine import stats
+from simlab.engine.game import Game, as_game
 from simlab.engine.knobs import SimlabError
 from simlab.engine.runner import plan, simulate
 from simlab.engine.seatknobs import policy_name
-from simlab.games import get_game
 
 
 @dataclass(frozen=True)
@@ -91,33 +91,34 @@ def per_deal_edge(frames: list[pl.DataFrame], x_seats: list[list[int]], players:
     return -edge if lower_wins else edge
 
 
-def duplicate(game: str, x: str = "search", y: str = "heuristic", *, n: int = 1000,
+def duplicate(game: Game, x: str = "search", y: str = "heuristic", *, n: int = 1000,
               seed: int = 0, params: dict | None = None, jobs: int = 1,
               chunk_size: int | None = None, progress: bool | None = False) -> DuelResult:
     """Duplicate play of policy ``x`` against ``y`` over ``n`` deals (see module doc)."""
-    g = get_game(game)
+    g = as_game(game)
+    game_name = g.slug
     knobs = plan(g, 1, params=params).knobs  # validates params
     for spec in (x, y):
         if "," in spec:
             raise SimlabError(f"duel: {spec!r} names one policy for one side, not one per seat")
         if policy_name(spec) not in g.policies:
-            raise SimlabError(f"unknown policy {policy_name(spec)!r} for {game}; valid policies: "
+            raise SimlabError(f"unknown policy {policy_name(spec)!r} for {game_name}; valid policies: "
                               f"{', '.join(g.policies)}")
         plan(g, 1, params=params, policies=spec)  # its per-seat policy knobs, if any
     players = g.players(knobs)
     teams = g.teams(knobs) if g.teams is not None else None
-    plan_ = arrangements(game, x, y, players, teams)
+    plan_ = arrangements(game_name, x, y, players, teams)
     specs = [spec for spec, _ in plan_]
     frames = [simulate(g, n, seed=seed, params=params, policies=spec, jobs=jobs,
                        chunk_size=chunk_size, progress=progress) for spec in specs]
     deals = frames[0]["deal"].to_numpy()
     for f in frames[1:]:
         if f.height != frames[0].height or not np.array_equal(f["deal"].to_numpy(), deals):
-            raise RuntimeError(f"{game}: arrangements produced different rows; cannot pair")
+            raise RuntimeError(f"{game_name}: arrangements produced different rows; cannot pair")
     x_seats = [seats for _, seats in plan_]
     edge = per_deal_edge(frames, x_seats, players, teams, g.lower_score_wins)
     est = stats.mean(edge)
     points = g.extra.get("score_unit", "points")  # what score_s{i} counts (Noisette: hazelnuts)
     unit = f"penalty {points} per deal (positive: X loses fewer)" if g.lower_score_wins \
         else f"{points} per deal"
-    return DuelResult(game, x, y, est.value, est.lo, est.hi, est.n, tuple(specs), unit)
+    return DuelResult(game_name, x, y, est.value, est.lo, est.hi, est.n, tuple(specs), unit)

@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from simlab.analysis import stats
+from simlab.engine import stats
+from simlab.engine.game import Game, as_game
 from simlab.engine.knobs import Knobs, SimlabError
 from simlab.engine.runner import plan, simulate
 from simlab.engine.seatknobs import SEP, policy_knob_names
-from simlab.games import get_game
 from simlab.players.duel import arrangements, per_deal_edge
 
 STEPS = (1, 2, 4, 8)
@@ -73,6 +73,7 @@ class TuneResult:
     params: dict[str, Any]
     idle: list[str] = field(default_factory=list)  # knobs whose every move changed no deal
     flat: list[str] = field(default_factory=list)  # ... changed no deal's result
+    teams: bool = False  # the gain is a side's (partners), else a seat's
 
     @property
     def never_changed(self) -> bool:
@@ -145,10 +146,10 @@ class _Evaluator:
     """Gains of candidates on deals ``seed``: the field's own frames are run once per
     seed and shared by every candidate (the duplicate baseline)."""
 
-    def __init__(self, game: str, policy: str, params: dict, jobs: int,
+    def __init__(self, game: Game, policy: str, params: dict, jobs: int,
                  progress: Callable[[str], None]):
-        self.game, self.policy, self.params, self.jobs = game, policy, params, jobs
-        self.g = get_game(game)
+        self.g = as_game(game)
+        self.game, self.policy, self.params, self.jobs = self.g.slug, policy, params, jobs
         knobs = plan(self.g, 1, params=params).knobs
         self.players = self.g.players(knobs)
         teams = self.g.teams(knobs) if self.g.teams is not None else None
@@ -179,14 +180,15 @@ class _Evaluator:
         self.frames = {k: v for k, v in self.frames.items() if k[2] != seed}
 
 
-def tune(game: str, *, knobs: list[str] | None = None, n: int = 2000,
+def tune(game: Game, *, knobs: list[str] | None = None, n: int = 2000,
          validate: int | None = None,
          rounds: int = 1, seed: int = 0, params: dict | None = None, policy: str = "heuristic",
          jobs: int = 1, progress: Callable[[str], None] | None = None) -> TuneResult:
     """Successive halving over one-knob moves, then a validation on fresh deals (module
     docstring). ``n``: deals per candidate at the first stage; ``validate``: deals of the
     validation (default ``16 * n``)."""
-    g = get_game(game)
+    g = as_game(game)
+    game = g.slug  # for messages and the result
     if not g.seat_policy_knobs:
         raise SimlabError(f"tune: {game} has no per-seat policy knobs yet")
     if policy not in g.policies or policy == "random":
@@ -213,12 +215,12 @@ def tune(game: str, *, knobs: list[str] | None = None, n: int = 2000,
     names = tunable_knobs(type(base), knobs)
     if not names:
         raise SimlabError(f"tune: {game} has no policy knob to tune")
-    result = TuneResult(game, policy, names, [], "", params)
+    result = TuneResult(game, policy, names, [], "", params, teams=_teams(g))
     for r in range(rounds):
         field_knobs = plan(g, 1, params=params).knobs
         rnd = Round({k: getattr(field_knobs, k) for k in names})
         result.rounds.append(rnd)
-        ev = _Evaluator(game, policy, params, jobs, say)
+        ev = _Evaluator(g, policy, params, jobs, say)
         alive = candidates(field_knobs, names)
         stage_n = n
         stage = 0
@@ -259,7 +261,7 @@ def tune(game: str, *, knobs: list[str] | None = None, n: int = 2000,
 
 def format_result(res: TuneResult) -> str:
     lines = [f"tune {res.game}: {res.policy} policy knobs {', '.join(res.knobs)}",
-             f"gain of one {'side' if _teams(res.game) else 'seat'} against the field, "
+             f"gain of one {'side' if res.teams else 'seat'} against the field, "
              f"duplicate, {res.unit}, 95% interval"]
     for i, rnd in enumerate(res.rounds, 1):
         field_text = " ".join(f"{k}={_text(v)}" for k, v in rnd.field_values.items())
@@ -300,8 +302,7 @@ def format_result(res: TuneResult) -> str:
     return "\n".join(lines)
 
 
-def _teams(game: str) -> bool:
-    g = get_game(game)
+def _teams(g: Game) -> bool:
     if g.teams is None:
         return False
     knobs = plan(g, 1).knobs

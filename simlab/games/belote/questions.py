@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums, std_dev, team_value
+from simlab.engine.questions import MetricDef, ratio_of_sums, std_dev, team_value
 from simlab.games.belote.rules import BeloteKnobs
 
 # --- balance questions (catalogue "Balance questions") ----------------------------------

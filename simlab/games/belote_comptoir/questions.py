@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums
+from simlab.engine.questions import MetricDef, ratio_of_sums
 from simlab.games.belote_comptoir.rules import ComptoirKnobs
 
 SECTION = "Belote de comptoir questions"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums
+from simlab.engine.questions import MetricDef, ratio_of_sums
 
 SECTION = "Belote Noisette questions"
 NUTS = "hazelnuts"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums
+from simlab.engine.questions import MetricDef, ratio_of_sums
 from simlab.games.bernicle.rules import DECK, BernicleKnobs, _vector, melds
 
 SECTION = "Bernicle questions"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef
+from simlab.engine.questions import MetricDef
 from simlab.games.bridgette.rules import CLASSES, UPCARD_CLASSES, BridgetteKnobs
 
 SECTION = "Bridgette questions"

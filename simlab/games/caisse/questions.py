@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef
+from simlab.engine.questions import MetricDef
 from simlab.games.caisse.rules import CONTRACTS, GAMES, NP, TRUMP_ONLY
 
 SECTION = "Caisse questions"

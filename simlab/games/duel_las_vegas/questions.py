@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums
+from simlab.engine.questions import MetricDef, ratio_of_sums
 from simlab.games.duel_las_vegas.rules import DuelLasVegasKnobs
 
 SECTION = "Duel à Las Vegas questions"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums
+from simlab.engine.questions import MetricDef, ratio_of_sums
 from simlab.games.frappe.rules import SOURCES, FrappeKnobs
 
 SECTION = "Frappe questions"

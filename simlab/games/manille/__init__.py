@@ -46,12 +46,11 @@ from simlab.games.manille.rules import (
     ManilleKnobs,
     _vector,
     choose_trump,
-    deal_columns,
-    match_columns,
     rules_for,
     score_deal,
     tables,
 )
+from simlab.games.manille.variants import deal_columns, match_columns
 
 __all__ = [
     "CLOSE", "DECK", "GAME", "HAND", "LOPSIDED", "N_CARDS", "PACKET", "POINTS", "R7", "R8", "R9",

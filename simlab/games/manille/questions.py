@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums, std_dev, team_value
+from simlab.engine.questions import MetricDef, ratio_of_sums, std_dev, team_value
 from simlab.games.manille.rules import HAND, ManilleKnobs
 
 # --- balance questions (catalogue "Balance questions" 1-3) --------------------------------

@@ -338,11 +338,8 @@ def tables(knobs: ManilleKnobs | None = None) -> TrickTables:
 N_DEAL_COLS = 22
 
 
-def deal_columns(knobs: ManilleKnobs | None = None) -> list[Column]:
-    if knobs is not None and knobs.variant != "classic":
-        from simlab.games.manille.variants import variant_deal_columns
-
-        return variant_deal_columns(knobs.variant)[0]
+def classic_deal_columns() -> list[Column]:
+    """The classic game's deal columns (a variant's: ``variants.deal_columns``)."""
     cols = [Column("deal"), Column("dealer"),
             Column("annulled", BOOL, help="the deal is annulled: 34-34 (le tour est "
                    "annulé), or a renonce (only with renonce_per_mille > 0: void_deal "
@@ -368,11 +365,8 @@ def deal_columns(knobs: ManilleKnobs | None = None) -> list[Column]:
 N_MATCH_COLS = 13
 
 
-def match_columns(knobs: ManilleKnobs | None = None) -> list[Column]:
-    if knobs is not None and knobs.variant != "classic":
-        from simlab.games.manille.variants import variant_match_columns
-
-        return variant_match_columns(knobs.variant)[0]
+def classic_match_columns() -> list[Column]:
+    """The classic game's match columns (a variant's: ``variants.match_columns``)."""
     cols = [Column("match"), Column("first_dealer"),
             Column("winner", help="team 0/1, -1 if capped"), Column("n_deals")]
     cols += [Column(f"final_score_s{i}") for i in range(4)]

@@ -96,6 +96,9 @@ from simlab.games.manille.rules import (
     V_ENCHERES,
     V_FOLLE,
     V_TROIS,
+    ManilleKnobs,
+    classic_deal_columns,
+    classic_match_columns,
     manille_legal,
     play_card,
     score_deal,
@@ -523,7 +526,7 @@ def is_done(state: np.ndarray) -> bool:
 
 
 # --- result columns of the variants ------------------------------------------------------
-# The classic deal columns (rules.deal_columns) keep their names, read per variant as
+# The classic deal columns (rules.classic_deal_columns) keep their names, read per variant as
 # below; each variant adds its own (``VARIANT_DEAL_COLUMNS``). The kernels fill a wide row
 # (classic columns, then every extension) and ``run_deals`` keeps the variant's.
 (E_SA, E_CHOOSER, E_CONTRE, E_ANNOUNCER_WON, E_TAKER, E_BID, E_MADE, E_TAKER_POINTS,
@@ -583,10 +586,8 @@ _CLASSIC_HELP = {
 
 def variant_deal_columns(variant: str) -> tuple[list[Column], np.ndarray]:
     """The variant's deal columns and their indices in the kernels' wide row."""
-    from simlab.games.manille.rules import deal_columns
-
     base = []
-    for c in deal_columns():
+    for c in classic_deal_columns():
         key = "score_s" if c.name.startswith("score_s") else c.name
         text = _CLASSIC_HELP.get(key, {}).get(variant)
         base.append(Column(c.name, c.kind, text) if text else c)
@@ -611,11 +612,9 @@ VARIANT_MATCH_COLUMNS = {
 
 
 def variant_match_columns(variant: str) -> tuple[list[Column], np.ndarray]:
-    from simlab.games.manille.rules import match_columns
-
     individual = variant in ("encheres", "folle")
     base = []
-    for c in match_columns():
+    for c in classic_match_columns():
         if c.name == "winner" and individual:
             c = Column("winner", help="the winning seat (folle: the lowest total when a "
                        "seat reaches the target; encheres: the first to reach it, the "
@@ -643,3 +642,17 @@ def variant_match_columns(variant: str) -> tuple[list[Column], np.ndarray]:
     index = list(range(len(base))) + [len(base) + names.index(n)
                                       for n in VARIANT_MATCH_COLUMNS[variant]]
     return cols, np.array(index, dtype=np.int64)
+
+
+def deal_columns(knobs: ManilleKnobs | None = None) -> list[Column]:
+    """The deal columns of the game's knobs: the classic ones, or its variant's."""
+    if knobs is not None and knobs.variant != "classic":
+        return variant_deal_columns(knobs.variant)[0]
+    return classic_deal_columns()
+
+
+def match_columns(knobs: ManilleKnobs | None = None) -> list[Column]:
+    """The match columns of the game's knobs: the classic ones, or its variant's."""
+    if knobs is not None and knobs.variant != "classic":
+        return variant_match_columns(knobs.variant)[0]
+    return classic_match_columns()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef
+from simlab.engine.questions import MetricDef
 from simlab.games.rami.rules import RamiKnobs
 
 SECTION = "Rami questions"

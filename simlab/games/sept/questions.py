@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums, std_dev
+from simlab.engine.questions import MetricDef, ratio_of_sums, std_dev
 from simlab.games.sept.rules import OUTCOMES, SeptKnobs
 
 SECTION = "Sept questions"

@@ -7,7 +7,7 @@ import math
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums, root_mean, std_dev
+from simlab.engine.questions import MetricDef, ratio_of_sums, root_mean, std_dev
 
 from .rules import CHIEN_SIZE, CONTRACTS, TarotKnobs
 

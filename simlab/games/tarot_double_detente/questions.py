@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simlab.analysis.metrics import MetricDef, ratio_of_sums, root_mean
+from simlab.engine.questions import MetricDef, ratio_of_sums, root_mean
 from simlab.games.tarot_double_detente.rules import MODIFIERS, DetenteKnobs
 
 # --- balance questions -----------------------------------------------------------------

@@ -37,7 +37,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs: BatouilleKnobs | 
             pl.col("winner") == 0)
         add({"winner"}, "q1.seat1_wins_all", "seat 1 (♥) wins the game (share of all games)",
             pl.col("winner") == 1)
-        add({"draw"}, "q1.draw", "drawn games (equal tricks, after a void trick)",
+        add({"draw"}, "q1.draw", "drawn games (equal tricks: with an odd number of ranks, only after a void trick)",
             pl.col("draw"), headline=True)
         add({"replays"}, "q3.replays", "tied rounds per game (replays)", pl.col("replays"),
             kind="mean", unit="ties", headline=True)

@@ -21,7 +21,8 @@ silent and its text never ends when both hold the same last card):
   (``forced`` void);
 * after ``max_consecutive_ties`` ties in a row the tied cards are set aside, a void trick.
 
-More tricks wins; equal tricks (possible only after a void trick) is a draw.
+More tricks wins; equal tricks is a draw (with the book's 13 ranks, possible only after a
+void trick).
 """
 
 from __future__ import annotations
@@ -244,7 +245,8 @@ def deal_columns(k: BatouilleKnobs | None = None) -> list[Column]:
             Column("score_s0", help="tricks won by seat 0 (♠)"),
             Column("score_s1", help="tricks won by seat 1 (♥)"),
             Column("winner", help="seat with more tricks, -1 = drawn"),
-            Column("draw", BOOL, help="equal tricks (only after a void trick)"),
+            Column("draw", BOOL, help="equal tricks (with an odd number of ranks, only "
+                                          "after a void trick)"),
             Column("result_s0", help="seat 0's result: +1 won, 0 drawn, -1 lost"),
             Column("replays", help="tied rounds (replayed, or set aside as a void trick)"),
             Column("voids", help="void tricks (ties set aside, and the forced last tie)"),

@@ -131,7 +131,7 @@ def test_report_rewrite_removes_stale_figures(deal_run, tmp_path):
     p, frame, ms = deal_run
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "old.png").write_bytes(b"x")
-    write_report(tmp_path, game="belote", plan=p, frame=frame, seconds=0.5,
+    write_report(tmp_path, game=get_game("belote"), plan=p, frame=frame, seconds=0.5,
                  metric_set=MetricSet(ms.metrics[:2]))
     assert not (tmp_path / "figures" / "old.png").exists()
 

@@ -271,7 +271,7 @@ def test_belote_same_rows_for_any_jobs_and_chunks(tmp_path):
     ref = simulate(get_game("belote"), 400, seed=2)
     assert ref.height == 400 and {"taker", "made", "score_s0"} <= set(ref.columns)
     assert simulate(get_game("belote"), 400, seed=2, chunk_size=64).equals(ref)
-    out = run_to_parquet(tmp_path / "b.parquet", "belote", 400, seed=2, jobs=2, chunk_size=100,
+    out = run_to_parquet(tmp_path / "b.parquet", get_game("belote"), 400, seed=2, jobs=2, chunk_size=100,
                          progress=False)
     assert pl.read_parquet(out).equals(ref)
     prov = simlab.read_provenance(out)

@@ -15,6 +15,7 @@ import pytest
 
 import simlab
 from simlab.engine import rng
+from simlab.games import get_game
 from simlab.games.tarot_double_detente import kernels as K
 from simlab.games.tarot_double_detente import players as P
 from simlab.games.tarot_double_detente import rules as R
@@ -308,7 +309,7 @@ def test_interpreter_equals_compiled(tmp_path):
 
 @pytest.mark.parametrize("players,n", [(3, 150), (2, 150)])
 def test_search_beats_heuristic_in_duplicate_play(players, n):
-    res = duplicate(SLUG, "search", "heuristic", n=n, seed=21,
+    res = duplicate(get_game(SLUG), "search", "heuristic", n=n, seed=21,
                     params={"players": players, "search_worlds": 4})
     assert res.n == n
     assert res.lo > 0, res.format()

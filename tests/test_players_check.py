@@ -137,12 +137,31 @@ def test_players_options_reject_bad_values(tmp_path, capsys, argv, message):
 
 
 def test_every_game_declares_a_hand_strength():
+    """Every game declares a hand-strength measure (and joins the strong-hands test), or
+    says in ``extra["no_hand_strength"]`` why there is none (La batouille: both seats hold
+    the same cards)."""
     from simlab.games import game_names
 
-    assert set(GAMES) == set(game_names())  # a new game joins the strong-hands test
-    for slug in GAMES:
+    without = {s for s in game_names() if "no_hand_strength" in get_game(s).extra}
+    assert set(GAMES) | without == set(game_names())  # a new game joins the strong-hands test
+    assert not set(GAMES) & without
+    for slug in game_names():
         g = get_game(slug)
-        assert callable(g.extra.get("hand_strength")) and g.extra.get("hand_strength_text")
+        if slug in without:
+            why = g.extra["no_hand_strength"]
+            assert isinstance(why, str) and why.strip(), slug
+            assert "hand_strength" not in g.extra, slug
+        else:
+            assert callable(g.extra.get("hand_strength")) and g.extra.get("hand_strength_text")
+
+
+def test_a_game_without_hand_strength_says_why():
+    """La batouille's Players section gives the reason instead of the decile table."""
+    p = plan(get_game("batouille"), 60, seed=5)
+    pc = P.check_players(p.game, p, execute(p), n=60)
+    assert pc.strength is None
+    check = next(c for c in pc.checks if c.name == "strong hands win")
+    assert check.ok is None and "same cards" in check.value
 
 
 def test_a_game_that_forces_a_taker_is_not_warned_about_passing():

@@ -10,7 +10,8 @@ play:
   matches stopped by a safety cap, contracts bid but rarely made, each decision kind
   (every contract, trump suit, bid, option: ``decision_kinds``) never or always taken,
   strong hands not winning (the mean result by decile of a simple hand-strength measure,
-  the game's ``extra["hand_strength"]``);
+  the game's ``extra["hand_strength"]``; a game where it means nothing says why in
+  ``extra["no_hand_strength"]``, shown in its place);
 * ``skill_check``: the headline metrics re-measured with another policy at every seat on
   the run's first deals (the same deals), paired with the run's own rows: each answer
   "holds under stronger play" (an equivalence test within a stated margin), "changes
@@ -235,6 +236,9 @@ def check_players(game: Game, plan: Plan, frame: pl.DataFrame | None = None,
                                True if r.lo > 0 else (False if r.hi < 0 else None),
                                f"{y} clearly beats {x}"))
     st = hand_strength(game, plan, n) if plan.level == "deal" else None
+    why_not = game.extra.get("no_hand_strength")
+    if st is None and why_not and plan.level == "deal":
+        pc.checks.append(Check("strong hands win", f"not measured: {why_not}", None))
     if st is not None:
         pc.strength = st
         d = st.top_minus_bottom

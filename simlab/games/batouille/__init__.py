@@ -62,5 +62,8 @@ GAME = Game(
     policies=tuple(POLICY_CODES),
     players_text="2",
     sides=sides,
-    extra={"metrics": _questions.balance_metrics, "score_unit": "tricks"},
+    extra={"metrics": _questions.balance_metrics, "score_unit": "tricks",
+           "no_hand_strength": "both seats always hold the same cards (a whole suit "
+                               "each), so no hand is stronger than another"},
+    seat_policy_knobs=True,
 )

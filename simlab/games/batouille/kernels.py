@@ -13,6 +13,7 @@ import numpy as np
 from simlab.engine import rng
 from simlab.engine.game import KernelOutput
 from simlab.engine.jit import batch, hot
+from simlab.engine.seatknobs import seat_vectors
 from simlab.games.batouille.equilibrium import tables
 from simlab.games.batouille.players import choose, policy_codes
 from simlab.games.batouille.rules import (
@@ -62,11 +63,13 @@ from simlab.games.batouille.rules import (
 
 
 @hot
-def play_out(st: np.ndarray, state: np.uint64, pol: np.ndarray, kv: np.ndarray,
-             eq: np.ndarray, pidx: np.ndarray, dist: np.ndarray, log: np.ndarray
-             ) -> np.int64:
+def play_out(st: np.ndarray, state: np.uint64, pol: np.ndarray, seat_kv: np.ndarray,
+             kv: np.ndarray, eq: np.ndarray, pidx: np.ndarray, dist: np.ndarray,
+             log: np.ndarray) -> np.int64:
     """Play the position in ``st`` to its end; ``log`` [L, 2] records the first L rounds'
-    cards (seat 0's, seat 1's rank index). Returns the rounds played."""
+    cards (seat 0's, seat 1's rank index). Seat ``s`` chooses with its own knob vector
+    ``seat_kv[s]`` (its policy knobs, ``simlab.engine.seatknobs``); the rules read the
+    run's ``kv``. Returns the rounds played."""
     n_ties = kv[KV_MAX_TIES]
     i = 0
     while st[S_OVER] == 0:
@@ -74,8 +77,8 @@ def play_out(st: np.ndarray, state: np.uint64, pol: np.ndarray, kv: np.ndarray,
         h1 = st[S_HAND + 1]
         d = st[S_TRICKS] - st[S_TRICKS + 1]
         t = st[S_TIES]
-        state, r0 = choose(pol[0], state, h0, h1, d, t, kv, n_ties, eq, pidx, dist)
-        state, r1 = choose(pol[1], state, h1, h0, -d, t, kv, n_ties, eq, pidx, dist)
+        state, r0 = choose(pol[0], state, h0, h1, d, t, seat_kv[0], n_ties, eq, pidx, dist)
+        state, r1 = choose(pol[1], state, h1, h0, -d, t, seat_kv[1], n_ties, eq, pidx, dist)
         if i < log.shape[0]:
             log[i, 0] = r0
             log[i, 1] = r1
@@ -86,11 +89,11 @@ def play_out(st: np.ndarray, state: np.uint64, pol: np.ndarray, kv: np.ndarray,
 
 @hot
 def play_game(seed: np.uint64, index: np.int64, sub: np.int64, pol: np.ndarray,
-              kv: np.ndarray, eq: np.ndarray, pidx: np.ndarray, st: np.ndarray,
-              dist: np.ndarray, log: np.ndarray) -> np.int64:
+              seat_kv: np.ndarray, kv: np.ndarray, eq: np.ndarray, pidx: np.ndarray,
+              st: np.ndarray, dist: np.ndarray, log: np.ndarray) -> np.int64:
     new_game(st, kv[KV_RANKS])
     state = rng.stream(seed, index, sub, rng.POLICY)
-    return play_out(st, state, pol, kv, eq, pidx, dist, log)
+    return play_out(st, state, pol, seat_kv, kv, eq, pidx, dist, log)
 
 
 @hot
@@ -108,8 +111,9 @@ def fill_row(st: np.ndarray, row: np.ndarray) -> None:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                 eq: np.ndarray, pidx: np.ndarray, log_len: int
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                 seat_kv: np.ndarray, kv: np.ndarray, eq: np.ndarray, pidx: np.ndarray,
+                 log_len: int
                  ) -> tuple[np.ndarray, np.ndarray]:
     out = np.zeros((N_DEAL_COLS, count), dtype=np.int64).T  # column-major
     st = np.zeros(N_ST, dtype=np.int64)
@@ -119,14 +123,15 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         d = start + i
         out[i, C_DEAL] = d
         out[i, C_DEALER] = d % 2
-        play_game(seed, d, 0, pol, kv, eq, pidx, st, dist, log)
+        play_game(seed, d, 0, pol, seat_kv, kv, eq, pidx, st, dist, log)
         fill_row(st, out[i])
     return out, log
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
-                   eq: np.ndarray, pidx: np.ndarray) -> np.ndarray:
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                   seat_kv: np.ndarray, kv: np.ndarray, eq: np.ndarray, pidx: np.ndarray
+                   ) -> np.ndarray:
     out = np.zeros((N_MATCH_COLS, count), dtype=np.int64).T
     st = np.zeros(N_ST, dtype=np.int64)
     dist = np.zeros(MAX_RANKS, dtype=np.float64)
@@ -136,7 +141,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
         o = out[i]
         o[M_MATCH] = m
         for g in range(kv[KV_MATCH_GAMES]):
-            play_game(seed, m, g, pol, kv, eq, pidx, st, dist, log)
+            play_game(seed, m, g, pol, seat_kv, kv, eq, pidx, st, dist, log)
             w = winner_of(st)
             if w < 0:
                 o[M_DRAWN_GAMES] += 1
@@ -159,13 +164,13 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
 def _setup(knobs: BatouilleKnobs, policies: tuple[str, ...]) -> tuple:
     codes = policy_codes(policies)
     eq, pidx = tables(knobs, codes)
-    return codes, knob_vector(knobs), eq, pidx
+    return codes, seat_vectors(knobs, policies, knob_vector), knob_vector(knobs), eq, pidx
 
 
 def run_deals(knobs: BatouilleKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
-    pol, kv, eq, pidx = _setup(knobs, policies)
-    rows, _ = deals_kernel(np.uint64(seed), start, count, pol, kv, eq, pidx, 0)
+    pol, seat_kv, kv, eq, pidx = _setup(knobs, policies)
+    rows, _ = deals_kernel(np.uint64(seed), start, count, pol, seat_kv, kv, eq, pidx, 0)
     if not record_hands:
         return KernelOutput(rows)
     # no deal: each seat holds its whole suit
@@ -177,15 +182,16 @@ def run_deals(knobs: BatouilleKnobs, policies: tuple[str, ...], seed: int, start
 
 def run_matches(knobs: BatouilleKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
-    pol, kv, eq, pidx = _setup(knobs, policies)
-    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, kv, eq, pidx))
+    pol, seat_kv, kv, eq, pidx = _setup(knobs, policies)
+    return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, seat_kv, kv, eq,
+                                       pidx))
 
 
 def trace_game(knobs: BatouilleKnobs, policies: tuple[str, ...], seed: int, d: int
                ) -> tuple[np.ndarray, np.ndarray]:
     """Game ``d`` of a deal-level run: (row, rounds [n, 2] of the rank indices played by
     seat 0 and seat 1). For tests and debugging."""
-    pol, kv, eq, pidx = _setup(knobs, policies)
-    rows, log = deals_kernel(np.uint64(seed), d, 1, pol, kv, eq, pidx, 100_000)
+    pol, seat_kv, kv, eq, pidx = _setup(knobs, policies)
+    rows, log = deals_kernel(np.uint64(seed), d, 1, pol, seat_kv, kv, eq, pidx, 100_000)
     n = int((log[:, 0] >= 0).sum())
     return rows[0], log[:n]

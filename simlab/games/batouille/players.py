@@ -12,7 +12,9 @@ from the deal's policy stream. The same function serves the exact computations o
   computations (``equilibrium.py``, 6 ranks) have it beat random, highest, lowest and
   mixed_high; the equilibrium gains 0.005 a game from it and a best response 0.94.
 * ``highest`` / ``lowest``: always the highest / the lowest card.
-* ``mixed_high``: the highest with probability ``mixed_high_p``, else the lowest.
+* ``mixed_high``: the highest with probability ``mixed_high_p``, else the lowest (a seat
+  may have its own: ``mixed_high:mixed_high_p=0.2``; the kernel passes each seat its row
+  of ``seat_kv``, ``simlab.engine.seatknobs``).
 * ``equilibrium``: the exact equilibrium's mixed strategy (``equilibrium.py``), read from
   a table built before the run (ranks <= 8).
 """

@@ -257,6 +257,70 @@ def test_rows_add_up() -> None:
     assert f["winner"].is_in([-1, 0, 1]).all()
 
 
+# --- no dealer; questions 2 and 5 in the report ---------------------------------------
+DEALER_KEYS = ("dealer_pos.", "match.win_pos.", "balance.first_seat", "balance.dealer",
+               "contract.taker_pos.")
+
+
+@pytest.mark.parametrize("level, params", [("deal", {}), ("match", {"match_games": 3})])
+def test_no_dealer_column_and_no_dealer_position_metric(level: str, params: dict) -> None:
+    """Both play at once and nobody deals: no dealer / first_dealer column, so no metric
+    compares positions relative to a dealer."""
+    from simlab.analysis.metrics import compute
+    from simlab.games import get_game
+
+    f = simlab.simulate("batouille", 400, seed=3, level=level, params=params, progress=False)
+    assert "dealer" not in f.columns and "first_dealer" not in f.columns
+    keys = [m.key for m in compute(get_game("batouille"), f, params, level).metrics]
+    assert keys and not [k for k in keys if k.startswith(DEALER_KEYS)]
+    assert ("seat.win.s0" if level == "deal" else "match.win.s0") in keys
+
+
+def _report_findings(params: dict) -> list:
+    from simlab.analysis.metrics import compute
+    from simlab.analysis.report import findings
+    from simlab.engine.runner import plan
+    from simlab.games import get_game
+
+    g = get_game("batouille")
+    p = plan(g, 300, seed=5, params=params)
+    f = simlab.simulate(g, 300, seed=5, params=params, progress=False)
+    return findings(g, p, f, compute(g, f, params, "deal"), 0.95)
+
+
+def test_report_answers_exploitability_and_hand_size_exactly() -> None:
+    found = _report_findings({"ranks": 5, "mixed_high_p": 0.3})
+    assert [f.question[0] for f in found] == ["1", "2", "3", "5"]
+    q2 = next(f for f in found if f.question == "2. Exploitability")
+    q5 = next(f for f in found if f.question == "5. Hand size")
+    assert not q2.tested and "at 3 to 6 ranks (10 ties in a row void a trick)" in q2.text
+    for name in ("random", "heuristic", "highest", "lowest", "mixed_high"):
+        got = [best_response(r, 10, player(name, BatouilleKnobs(ranks=r, mixed_high_p=0.3)))
+               for r in (3, 4, 5, 6)]
+        assert ", ".join(f"{v:.3f}" for v in got) in q2.text, name
+        if name != "random":  # the run's own 5 ranks
+            assert f"{got[2]:.3f} against {name}" in q2.text
+    assert "At this run's 5 ranks a best response gains" in q2.text
+    assert "highest with p = 0.3" in q2.text
+    # the heuristic is far more exploitable than uniform play at every size
+    assert "uniform random 0.250, 0.167, 0.225, 0.178;" in q2.text
+    # question 5: the equilibrium's gain against uniform, from the kernel's own table
+    gains = [evaluate(r, 10, player("equilibrium", BatouilleKnobs(ranks=r)),
+                      player("random", BatouilleKnobs(ranks=r))) for r in (3, 4, 5, 6)]
+    assert ", ".join(f"{abs(v) if abs(v) < 5e-5 else v:.4f}" for v in gains) in q5.text
+    assert gains[1] > 0.01 and gains[3] > 0.001  # uniform is not an equilibrium
+    assert "0.250, 0.167, 0.225, 0.178 per game against it" in q5.text
+
+
+def test_report_says_when_the_run_is_too_large_for_the_exact_numbers() -> None:
+    found = {f.question: f for f in _report_findings({})}
+    assert "This run's 13 ranks are beyond the exact computation" in \
+        found["2. Exploitability"].text
+    found = {f.question: f for f in _report_findings({"max_consecutive_ties": 50})}
+    assert "not computed" in found["2. Exploitability"].text
+    assert "not computed" in found["5. Hand size"].text
+
+
 # --- knobs and players: errors name the valid values ------------------------------------
 @pytest.mark.parametrize("params, words", [
     ({"ranks": 14}, "int from 2 to 13"),

@@ -551,6 +551,10 @@ def _write_parquet(path: Path, frame: pl.DataFrame, plan: Plan) -> None:
 # A sentence without ``against`` or ``control`` states the answer. The tested ones carry a
 # two-sided p-value, adjusted by Holm's method over the report's findings: "clear" means
 # an adjusted p below 1 − the interval's confidence level.
+# A game may also give ``Game.extra["exact_findings"]``, a function of the run's knobs
+# returning (question, text) pairs: answers computed exactly rather than read from the
+# rows (La batouille's best responses), stated as paragraphs among the findings in the
+# order of their questions' numbers.
 # Games without ``FINDINGS`` get the standard ones below.
 # A position's win rate is tested only where sides are fixed (against the mean over the
 # positions, which splits the decided deals evenly: ties are left out of every position's
@@ -825,10 +829,19 @@ def findings_from(game: Game, plan: Plan, sums: ReportSums, ms: MetricSet,
         f = _finding(spec, by_key, n, control)
         if f is not None:
             out.append(f)
+    exact = game.extra.get("exact_findings")
+    if exact is not None:  # stated paragraphs, placed by their question's number
+        out += [Finding(q, text) for q, text in exact(plan.knobs)]
+        out.sort(key=_question_number)
     tested = [f for f in out if f.tested]
     for f, ph in zip(tested, holm([f.p for f in tested]), strict=True):
         f.p_holm = ph
     return out
+
+
+def _question_number(f: Finding) -> float:
+    m = _NUMBERED.match(f.question)
+    return int(m[1]) if m else math.inf
 
 
 def run_checks(game: Game, plan: Plan, sums: ReportSums) -> list:

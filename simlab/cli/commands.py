@@ -192,20 +192,19 @@ def deal_summary(lf: pl.LazyFrame, n_players: int, seconds: float) -> str:
                                    )).row(0, named=True)
         means = [_mean_row(f"seat {p}", stats[f"m{c}"], stats[f"s{c}"], rows)
                  for p, c in enumerate(seats)]
-        if "dealer" in schema:
+        if "dealer" in schema:  # a game without a dealer (La batouille) has no column
             dealer = pl.col("dealer")
-        else:  # deal i is dealt by seat i mod players
-            dealer = pl.int_range(pl.len()) % n_players
-        rel = []
-        for k in range(n_players):
-            expr = pl.lit(None, dtype=pl.Float64)
-            for p in range(n_players):
-                expr = pl.when((dealer + k) % n_players == p).then(
-                    pl.col(seats[p]).cast(pl.Float64)).otherwise(expr)
-            rel += [expr.mean().alias(f"m{k}"), expr.std().alias(f"s{k}")]
-        rs = _collect(lf.select(rel)).row(0, named=True)
-        name = ["dealer"] + [f"dealer+{k}" for k in range(1, n_players)]
-        means += [_mean_row(name[k], rs[f"m{k}"], rs[f"s{k}"], rows) for k in range(n_players)]
+            rel = []
+            for k in range(n_players):
+                expr = pl.lit(None, dtype=pl.Float64)
+                for p in range(n_players):
+                    expr = pl.when((dealer + k) % n_players == p).then(
+                        pl.col(seats[p]).cast(pl.Float64)).otherwise(expr)
+                rel += [expr.mean().alias(f"m{k}"), expr.std().alias(f"s{k}")]
+            rs = _collect(lf.select(rel)).row(0, named=True)
+            name = ["dealer"] + [f"dealer+{k}" for k in range(1, n_players)]
+            means += [_mean_row(name[k], rs[f"m{k}"], rs[f"s{k}"], rows)
+                      for k in range(n_players)]
         lines += ["", table(["mean score per deal", "mean", "95% CI", "n"], means,
                             right=[False, True, True, True])]
     return "\n".join(lines)

@@ -63,6 +63,7 @@ GAME = Game(
     players_text="2",
     sides=sides,
     extra={"metrics": _questions.balance_metrics, "score_unit": "tricks",
+           "exact_findings": _questions.exact_findings,
            "no_hand_strength": "both seats always hold the same cards (a whole suit "
                                "each), so no hand is stronger than another"},
     seat_policy_knobs=True,

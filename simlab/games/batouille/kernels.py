@@ -18,7 +18,6 @@ from simlab.games.batouille.equilibrium import tables
 from simlab.games.batouille.players import choose, policy_codes
 from simlab.games.batouille.rules import (
     C_DEAL,
-    C_DEALER,
     C_DRAW,
     C_FIRST,
     C_FORCED,
@@ -122,7 +121,6 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
     for i in range(count):
         d = start + i
         out[i, C_DEAL] = d
-        out[i, C_DEALER] = d % 2
         play_game(seed, d, 0, pol, seat_kv, kv, eq, pidx, st, dist, log)
         fill_row(st, out[i])
     return out, log

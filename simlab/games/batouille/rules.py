@@ -234,14 +234,15 @@ def outcome(st: np.ndarray, seat: int) -> np.int64:
 
 
 # --- result columns -------------------------------------------------------------------
-(C_DEAL, C_DEALER, C_SCORE, C_WINNER, C_DRAW, C_RESULT, C_REPLAYS, C_VOIDS, C_FORCED,
- C_ROUNDS, C_FIRST, N_DEAL_COLS) = (0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+# No ``dealer`` / ``first_dealer`` column: both seats play at once and nobody deals, so
+# the common dealer-position metrics (``standard_defs`` builds them only from a ``dealer``
+# column) would compare two meaningless halves of the run.
+(C_DEAL, C_SCORE, C_WINNER, C_DRAW, C_RESULT, C_REPLAYS, C_VOIDS, C_FORCED, C_ROUNDS,
+ C_FIRST, N_DEAL_COLS) = (0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 
 
 def deal_columns(k: BatouilleKnobs | None = None) -> list[Column]:
     return [Column("deal"),
-            Column("dealer", help="no dealer (both play at once): deal index mod 2, kept "
-                                  "for the common metrics"),
             Column("score_s0", help="tricks won by seat 0 (♠)"),
             Column("score_s1", help="tricks won by seat 1 (♥)"),
             Column("winner", help="seat with more tricks, -1 = drawn"),
@@ -257,12 +258,12 @@ def deal_columns(k: BatouilleKnobs | None = None) -> list[Column]:
                                               "(-1: none)")]
 
 
-(M_MATCH, M_FIRST_DEALER, M_WINNER, M_N_DEALS, M_FINAL, M_DRAWN, M_DRAWN_GAMES, M_REPLAYS,
- M_FORCED, N_MATCH_COLS) = (0, 1, 2, 3, 4, 6, 7, 8, 9, 10)
+(M_MATCH, M_WINNER, M_N_DEALS, M_FINAL, M_DRAWN, M_DRAWN_GAMES, M_REPLAYS, M_FORCED,
+ N_MATCH_COLS) = (0, 1, 2, 3, 5, 6, 7, 8, 9)
 
 
 def match_columns(k: BatouilleKnobs | None = None) -> list[Column]:
-    return [Column("match"), Column("first_dealer", help="always 0: no dealer"),
+    return [Column("match"),
             Column("winner", help="seat that won more games, -1 = drawn"),
             Column("n_deals", help="games played"),
             Column("final_score_s0", help="games won by seat 0"),

@@ -319,3 +319,17 @@ def test_inline_markup_renders_bold_and_italics_but_not_arithmetic():
     assert _inline("**warning**: x") == "<strong>warning</strong>: x"
     assert _inline("2 * 3 * 4") == "2 * 3 * 4" and _inline("a*b*c") == "a*b*c"
     assert _inline("`*x*`") == "<code>*x*</code>"
+
+
+def test_the_players_line_says_so_when_no_check_was_decided():
+    """'0 of 0 health checks pass' told a reader nothing (La batouille's report said it)."""
+    from simlab.analysis.players_check import Check, PlayersCheck
+    from simlab.analysis.report import _players_sentence
+
+    none = PlayersCheck(("heuristic",) * 2, checks=[Check("heuristic beats random", "+0.06", None)])
+    assert _players_sentence(none, None).startswith("**Players.** No health check of these "
+                                                    "players could be decided at this sample.")
+    one = PlayersCheck(("heuristic",) * 2, checks=[Check("caps", "0.0%", True),
+                                                   Check("ties", "x", False, warning="w")])
+    assert _players_sentence(one, None).startswith("**Players.** 1 of 2 health checks of the "
+                                                   "players pass: **warning**: ties (w)")

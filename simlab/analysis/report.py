@@ -916,9 +916,12 @@ def _players_sentence(players: PlayersCheck, skill: SkillCheck | None) -> str:
     """One findings line on how far the answers depend on the players."""
     bad = players.warnings
     checked = [c for c in players.checks if c.ok is not None]
-    text = (f"**Players.** {len(checked) - len(bad)} of {len(checked)} health checks of the "
-            "players pass" + (": " + "; ".join(f"**warning**: {c.name} ({c.warning})"
-                                              for c in bad) if bad else "") + ".")
+    if not checked:  # "0 of 0 pass" says nothing: say that nothing was checked
+        text = "**Players.** No health check of these players could be decided at this sample."
+    else:
+        text = (f"**Players.** {len(checked) - len(bad)} of {len(checked)} health checks of "
+                "the players pass" + (": " + "; ".join(f"**warning**: {c.name} ({c.warning})"
+                                                  for c in bad) if bad else "") + ".")
     if skill is not None:
         text += f" Under {skill.policy} players at every seat ({skill.n:,} of the same deals): "
         if not skill.shown_stronger:

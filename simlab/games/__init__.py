@@ -35,6 +35,7 @@ _MODULES = {
     "bernicle": "simlab.games.bernicle",
     "caisse": "simlab.games.caisse",
     "batouille": "simlab.games.batouille",
+    "demons": "simlab.games.demons",
 }
 
 

@@ -36,6 +36,7 @@ _MODULES = {
     "caisse": "simlab.games.caisse",
     "batouille": "simlab.games.batouille",
     "demons": "simlab.games.demons",
+    "demons_punisseurs": "simlab.games.demons_punisseurs",
 }
 
 

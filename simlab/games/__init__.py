@@ -37,6 +37,7 @@ _MODULES = {
     "batouille": "simlab.games.batouille",
     "demons": "simlab.games.demons",
     "demons_punisseurs": "simlab.games.demons_punisseurs",
+    "progression": "simlab.games.progression",
 }
 
 

@@ -38,6 +38,7 @@ _MODULES = {
     "demons": "simlab.games.demons",
     "demons_punisseurs": "simlab.games.demons_punisseurs",
     "progression": "simlab.games.progression",
+    "heritiers": "simlab.games.heritiers",
 }
 
 

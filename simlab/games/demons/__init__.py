@@ -86,6 +86,7 @@ def make_game(slug: str, title: str, description: str, extra: dict | None = None
                "hand_strength": _questions.hand_strength,
                "hand_strength_text": _questions.HAND_STRENGTH_TEXT,
                "decisions": _questions.decisions, "decision_columns": (),
+               "decision_notes": _questions.decision_notes,
                "score_unit": "points", **(extra or {})},
     )
 

@@ -245,7 +245,8 @@ S_N_EXPO_BETS = 118  # bets opened at the exposition
 (S_N_HOLD, S_N_CONCEDE, S_N_PUSH, S_N_SILENT, S_N_LATER_PUSH, S_N_SWAP_CHANCES, S_N_SWAPS,
  S_N_NAME_TRUMP_ACE, S_N_NAME_LED_ACE, S_N_NAME_FILL, S_EXPO_TRICK, S_N_HOLD_CHANCES,
  S_N_RESP2_CHANCES, S_N_BET_CHANCES, S_CAP) = range(119, 134)
-N_STATE = 134
+S_FIRST_BETTOR = 134  # 3: seat + 1 of the objective's first bettor (0: none)
+N_STATE = 137
 
 
 @hot
@@ -795,6 +796,7 @@ def apply_move(state: np.ndarray, move: int, kv: np.ndarray) -> None:
             return
         o = move - M_BET
         state[S_N_BETS + o] += 1
+        state[S_FIRST_BETTOR + o] = p + 1
         if state[S_EXPO]:
             state[S_N_EXPO_BETS] += 1
         start_round(state, o, p, 1)
@@ -931,10 +933,10 @@ def deal_scores(state: np.ndarray, out: np.ndarray) -> None:
 (C_DEAL, C_DEALER, C_SCORE, C_TRUMP, C_N_TURNED, C_DEMONS, C_TRICKS, C_WINNERS, C_STAKES,
  C_N_BETS, C_EXPO_BETS, C_HOLD, C_CONCEDE, C_PUSH, C_SILENT, C_LATER_PUSH, C_SWAP_CHANCES,
  C_SWAPS, C_NAME_TRUMP_ACE, C_NAME_LED_ACE, C_NAME_FILL, C_EXPO_TRICK, C_EARLY,
- C_HOLD_CHANCES, C_RESP2_CHANCES, C_PAREIL, C_SUITE, C_BET_CHANCES) = (
+ C_HOLD_CHANCES, C_RESP2_CHANCES, C_PAREIL, C_SUITE, C_BET_CHANCES, C_BETTOR, C_BETTOR_NET) = (
     0, 1, 2, 5, 6, 7, 10, 13, 16, 19, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-    35, 36, 37, 40, 43)
-N_DEAL_COLS = 44
+    35, 36, 37, 40, 43, 44, 47)
+N_DEAL_COLS = 50
 
 
 def deal_columns(_: DemonsPunisseursKnobs | None = None) -> list[Column]:
@@ -973,6 +975,10 @@ def deal_columns(_: DemonsPunisseursKnobs | None = None) -> list[Column]:
     cols += [Column(f"suite_s{i}", help="the seat's best Suite, length * 8 + top rank (0: "
                     "none)") for i in range(3)]
     cols += [Column("bet_chances", help="times a seat could open a bet or push")]
+    cols += [Column(f"{o}_bettor", help=f"the seat that first bet on {o.capitalize()} "
+                    "(-1: no bet)") for o in OBJECTIVES]
+    cols += [Column(f"{o}_bettor_net", help=f"what {o.capitalize()} brought its first "
+                    "bettor (0 without a bet)") for o in OBJECTIVES]
     assert len(cols) == N_DEAL_COLS
     return cols
 
@@ -988,7 +994,12 @@ def write_row(state: np.ndarray, row: np.ndarray, scratch: np.ndarray) -> None:
         row[C_PAREIL + p] = pareil_value(state, p)
         row[C_SUITE + p] = suite_value(state, p)
     for o in range(3):
-        row[C_WINNERS + o] = scratch[3 + o]
+        w = scratch[3 + o]
+        b = state[S_FIRST_BETTOR + o] - 1
+        row[C_BETTOR + o] = b
+        if b >= 0:
+            row[C_BETTOR_NET + o] = state[S_STAKE + o] if w == b else -state[S_LIAB + o * 3 + b]
+        row[C_WINNERS + o] = w
         row[C_STAKES + o] = state[S_STAKE + o]
         row[C_N_BETS + o] = state[S_N_BETS + o]
     row[C_TRUMP] = state[S_TRUMP]

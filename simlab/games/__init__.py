@@ -39,6 +39,7 @@ _MODULES = {
     "demons_punisseurs": "simlab.games.demons_punisseurs",
     "progression": "simlab.games.progression",
     "heritiers": "simlab.games.heritiers",
+    "speed": "simlab.games.speed",
 }
 
 

@@ -40,6 +40,7 @@ _MODULES = {
     "progression": "simlab.games.progression",
     "heritiers": "simlab.games.heritiers",
     "speed": "simlab.games.speed",
+    "adrenaline": "simlab.games.adrenaline",
 }
 
 

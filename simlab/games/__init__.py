@@ -41,6 +41,8 @@ _MODULES = {
     "heritiers": "simlab.games.heritiers",
     "speed": "simlab.games.speed",
     "adrenaline": "simlab.games.adrenaline",
+    "xxl_montees_descentes": "simlab.games.xxl_montees_descentes",
+    "xxl_a_moins": "simlab.games.xxl_a_moins",
 }
 
 

@@ -105,6 +105,13 @@ def small(argv: list[str]) -> list[str]:
     shrink("--max-deals", SMALL_MAX_DEALS)
     if out[:2] == ["simlab", "experiment"] and "-n" not in out:
         out += ["-n", str(SMALL_N)]
+    if out[:2] == ["simlab", "balance"]:
+        shrink("--budget", 30_000)
+        if "--budget" not in out:
+            out += ["--budget", "30000"]
+        shrink("--search-n", 10)
+        if "--search-n" not in out:
+            out += ["--search-n", "10"]
     if out[:2] == ["simlab", "bench"]:
         out += ["--games", "belote", "-n", "2000", "--search-n", "0", "--jobs-list", "1"]
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -701,6 +702,8 @@ def add_commands(sub, formatter) -> None:
     _players_args(p)
     p.set_defaults(func=cmd_experiment)
 
+    add_balance(sub, formatter)
+
 
 def _players_args(p) -> None:
     from simlab.cli.common import _count_or_zero
@@ -709,3 +712,106 @@ def _players_args(p) -> None:
                    help="deals for the Players section's duplicate edges (heuristic vs "
                         f"random; search vs heuristic on N/{SEARCH_SHARE}) and hand-strength "
                         f"check (default {DEFAULT_PLAYERS_N:,}; 0 skips them)")
+
+
+# --- balance ------------------------------------------------------------------------------
+def cmd_balance(args) -> int:
+    from simlab.analysis.balance import (
+        balance,
+        metric_keys,
+        parse_constraint,
+        parse_objective,
+        parse_vary,
+    )
+    from simlab.analysis.balance_report import write_balance_report
+    from simlab.engine.runner import cpu_count
+
+    base = dict(load_variant(args.variant, game=args.game)) if args.variant else {}
+    base.update(parse_assignments(args.set))
+    args.game.make_knobs(base)  # a bad --set fails here, before any work
+    axes = parse_vary(args.game, args.vary, base)
+    keys = metric_keys(args.game, base, args.policy, args.level, args.seed)
+    objectives = [parse_objective(t, keys) for t in args.objective]
+    constraints = [parse_constraint(t, keys) for t in args.constraint]
+    out = args.out or Path("out") / f"balance-{args.game.slug}-{'-'.join(a.name for a in axes)}"
+    check_folder_output(out)
+    jobs = cpu_count() if args.jobs == -1 else args.jobs
+    r = balance(args.game, axes, objectives, constraints, budget=args.budget, seed=args.seed,
+                base=base, policies=args.policy, level=args.level, jobs=jobs,
+                finalists=args.finalists, max_candidates=args.max_candidates,
+                search_n=args.search_n, progress=_progress(args),
+                log=(lambda s: None) if args.no_progress else (lambda s: print(s, file=sys.stderr)))
+    for c in r.recommended:
+        row = r.row_of(c)
+        print(f"recommended: {'the current rules' if c.is_default else r.set_line(c)} — "
+              f"{r.verdict(c)}")
+        for o, e, ed in zip(r.objectives, row.objectives, r.final_default.objectives, strict=True):
+            print(f"  {o.label}: {e.text()} (current rules: {ed.text()}); "
+                  f"{100 * r.final_conf:.4g}% intervals on {r.final_n:,} fresh deals")
+        for k, s in zip(r.constraints, row.slacks, strict=True):
+            print(f"  constraint {k.text}: {'met' if s.value <= 0 else 'NOT met'} "
+                  f"(slack {s.text()}, met when <= 0)")
+    if r.search is not None:
+        for (c, _, _), v in zip(r.search.rows, r.search.verdicts, strict=True):
+            if not c.is_default:
+                print(f"  under search ({r.search.n:,} deals): {c.label} {v}")
+    print(f"{len(r.candidates)} candidates, {r.spent:,} of {r.budget:,} deals spent")
+    path = write_balance_report(r, out)
+    print(f"report: {path / 'report.html'}")
+    return 0
+
+
+def add_balance(sub, formatter) -> None:
+    from simlab.cli.common import _count, _count_or_zero, _jobs, _positive
+
+    p = sub.add_parser(
+        "balance", help="search knob values for the fairest variant, with honest intervals",
+        formatter_class=formatter,
+        description="Search the values of the --vary knobs (rules or policy knobs) that make "
+                    "the --objective best, under --constraint: every candidate on the same "
+                    "deals, raced by successive halving with paired jackknife intervals (a "
+                    "large or continuous space: Optuna proposes the candidates), the "
+                    "finalists re-measured on fresh deals with Bonferroni-adjusted intervals "
+                    "and checked under the search player. Writes a report (recommendation "
+                    "first). Objectives and constraints are expressions of the game's metric "
+                    "keys (simlab metrics GAME lists them).",
+        epilog="examples:\n"
+               "  simlab balance belote --vary queen_points=0..10 "
+               "--objective \"|belote.q2.margin.dealer_team|\"\n"
+               "  simlab balance belote --vary take_threshold_1=5..9 "
+               "--objective \"contract.success -> 0.8\"\n"
+               "  simlab balance manille --vary variant=classique,belge "
+               "--objective \"|balance.first_seat_advantage|\" --budget 400000\n"
+               "objective: EXPR (minimised), 'max: EXPR', or 'EXPR -> VALUE'; |x| or abs(x), "
+               "+ - * /, min(), max(), baseline(x) (x with the current rules).\n"
+               "constraint: EXPR <= EXPR or >=; a bare 'baseline' on the right is the left "
+               "side with the current rules, e.g. 'balance.ties <= 1.1 * baseline'.")
+    p.add_argument("game", help="game slug")
+    p.add_argument("--vary", action="append", required=True, metavar="KNOB=RANGE",
+                   help="a..b (integers, inclusive), a..b:step, a..b for a float (continuous), "
+                        "or v1,v2,...; repeatable")
+    p.add_argument("--objective", action="append", required=True, metavar="EXPR",
+                   help="what to make best; give it twice for a Pareto front of two")
+    p.add_argument("--constraint", action="append", default=[], metavar="EXPR",
+                   help="a condition the variant must meet; repeatable")
+    p.add_argument("--budget", type=_count, default=200_000, metavar="DEALS",
+                   help="deals for the racing and the re-measurement together (default "
+                        "200,000; the search check's deals apart)")
+    p.add_argument("--finalists", type=_positive, default=3, metavar="K",
+                   help="candidates re-measured on fresh deals (default 3)")
+    p.add_argument("--max-candidates", type=_positive, default=24, metavar="C",
+                   help="a grid with more points (or a continuous range) has Optuna propose "
+                        "C candidates (default 24)")
+    p.add_argument("--search-n", type=_count_or_zero, default=200, metavar="N",
+                   help="deals of the check under the search player (default 200; 0 skips it)")
+    p.add_argument("--seed", type=_count, default=0, help="seed (default 0)")
+    p.add_argument("--policy", default="heuristic", metavar="POLICY",
+                   help="players of the search (default heuristic)")
+    p.add_argument("--level", choices=LEVELS, default="deal", help="deal (default) or match rows")
+    p.add_argument("--jobs", type=_jobs, default=-1, metavar="J",
+                   help="processes; -1 or 'all' = every core (default all)")
+    _knobs_args(p)
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="report folder (default out/balance-GAME-KNOBS)")
+    p.add_argument("--no-progress", action="store_true", help="no progress line, no rung lines")
+    p.set_defaults(func=cmd_balance)

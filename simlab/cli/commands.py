@@ -215,21 +215,28 @@ def _load(slug: str) -> Game | str:
     """The game, or a one-line reason it cannot be loaded (module not written yet...)."""
     try:
         return get_game(slug)
-    except SimlabError:
+    except SimlabError as e:
+        from simlab.games import origin
+
+        if origin(slug) != "simlab":  # a broken plug-in is listed, not fatal to the list
+            return f"unavailable: {e}"
         raise
     except (ImportError, AttributeError) as e:
         return f"unavailable ({type(e).__name__}: {e})"
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from simlab.games import origin
+
     rows = []
     for slug in game_names():
         g = _load(slug)
         if isinstance(g, str):
-            rows.append([slug, "?", g])
+            rows.append([slug, "?", g, origin(slug)])
         else:
-            rows.append([g.slug, g.players_text or "?", g.description])
-    print(table(["game", "players", "description"], rows, right=[False, False, False]))
+            rows.append([g.slug, g.players_text or "?", g.description, origin(slug)])
+    print(table(["game", "players", "description", "from"], rows,
+                right=[False, False, False, False]))
     return 0
 
 

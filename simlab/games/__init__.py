@@ -47,7 +47,37 @@ _MODULES = {
 
 
 def game_names() -> list[str]:
-    return list(_MODULES)
+    """Every game: simlab's own, then the plug-ins' (entry-point group ``simlab.games``)."""
+    return list(_MODULES) + [s for s in _plugins() if s not in _MODULES]
+
+
+# A game (or a house rule of one) living outside simlab registers itself in its package's
+# metadata:  [project.entry-points."simlab.games"]  my_game = "my_package.my_game"
+# (a module whose ``GAME`` is the Game, or "module:NAME"). Nothing else changes in simlab.
+PLUGIN_GROUP = "simlab.games"
+
+
+def _plugins() -> dict[str, tuple[str, str]]:
+    """slug -> (module path, where it comes from) for every installed plug-in game."""
+    global _PLUGINS
+    if _PLUGINS is None:
+        from importlib.metadata import entry_points
+
+        found: dict[str, tuple[str, str]] = {}
+        for ep in entry_points(group=PLUGIN_GROUP):
+            dist = getattr(ep, "dist", None)
+            origin = f"plug-in {dist.name} {dist.version}" if dist is not None else "plug-in"
+            found.setdefault(ep.name, (ep.value, origin))
+        _PLUGINS = found
+    return _PLUGINS
+
+
+_PLUGINS: dict[str, tuple[str, str]] | None = None
+
+
+def origin(slug: str) -> str:
+    """"simlab" for a game of simlab's own, "plug-in DIST VERSION" for an installed one."""
+    return "simlab" if slug in _MODULES else _plugins()[slug][1]
 
 
 def _seat_knob_games() -> list[str]:
@@ -61,7 +91,21 @@ def get_game(slug: str | Game) -> Game:
     """The game of a catalogue slug (a ``Game`` is returned as it is)."""
     if isinstance(slug, Game):
         return slug
-    if slug not in _MODULES:
-        raise SimlabError(f"unknown game {slug!r}{did_you_mean(slug, list(_MODULES))}; "
-                          f"valid games: {', '.join(_MODULES)}")
-    return importlib.import_module(_MODULES[slug]).GAME
+    if slug in _MODULES:
+        return importlib.import_module(_MODULES[slug]).GAME
+    plugins = _plugins()
+    if slug not in plugins:
+        names = game_names()
+        raise SimlabError(f"unknown game {slug!r}{did_you_mean(slug, names)}; "
+                          f"valid games: {', '.join(names)}")
+    target, where = plugins[slug]
+    module, _, attr = target.partition(":")
+    try:
+        game = getattr(importlib.import_module(module), attr or "GAME")
+    except (ImportError, AttributeError) as e:
+        raise SimlabError(f"game {slug!r} ({where}) cannot be loaded from {target!r}: "
+                          f"{type(e).__name__}: {e}") from None
+    if not isinstance(game, Game) or game.slug != slug:
+        raise SimlabError(f"game {slug!r} ({where}): {target!r} is not a simlab Game with "
+                          f"slug {slug!r}")
+    return game

@@ -419,3 +419,24 @@ def test_deals_run_and_add_up(policy):
     m = GAME.run_matches(k, (policy,) * 3, 3, 0, 5).rows
     if policy == "heuristic":  # random players lose points on average: their matches cap
         assert (m[:, rules.M_WINNER] >= 0).all()
+
+
+# --- errors: one line, exit 2 ------------------------------------------------------------
+@pytest.mark.parametrize("args, words", [
+    (["--set", "partial_bet_max=30"], "partial_bet_max"),
+    (["--set", "concede_rule=bogus"], "keeps_loss"),
+    (["--set", "complete_bet_max=10"], "complete_bet_max"),
+    (["--set", "hand_size=8"], "unknown knob"),
+    (["--policy", "heuristic,heuristic,heuristic,heuristic"], "1 or 3"),
+    (["--policy", "heuristic,search"], "1 or 3"),
+])
+def test_bad_knobs_and_player_counts_exit_2(args, words):
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "simlab", "run", "demons", "-n", "5", *args],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and words in lines[0], r.stderr
+    assert "Traceback" not in r.stderr

@@ -43,6 +43,7 @@ _MODULES = {
     "adrenaline": "simlab.games.adrenaline",
     "xxl_montees_descentes": "simlab.games.xxl_montees_descentes",
     "xxl_a_moins": "simlab.games.xxl_a_moins",
+    "loba": "simlab.games.loba",
 }
 
 

@@ -516,3 +516,371 @@ def is_valid(cards: np.uint64, top: int) -> bool:
             if hi <= top and not (lo == 0 and hi == 13):
                 return True
     return False
+
+
+# --- multi-pack melds (Loba: two packs, every card twice, four jokers) ---------------------
+# A hand is a count vector ``cnt`` int64[53]: ``cnt[c]`` copies of natural ``c`` (0..51, the
+# layout above), ``cnt[JOKER_KIND]`` jokers. Multi-pack melds on the table are int64 rows of
+# ``N_T`` fields: ``T_KIND`` SET/SEQ, ``T_KEY`` the rank of a set or the suit of a sequence
+# (-1: a multicolour sequence), ``T_LO``/``T_HI`` the sequence's positions (0..13, as
+# above), ``T_NJ`` jokers in the meld, ``T_JPOS`` the bit mask of the positions jokers
+# hold in a sequence, ``T_N`` the number of cards. These functions leave the one-pack
+# functions above untouched (Rami's results do not move).
+JOKER_KIND = 52
+T_KIND, T_KEY, T_LO, T_HI, T_NJ, T_JPOS, T_N = range(7)
+N_T = 7
+MAX_REQ = 8  # melds in a requirement plan
+# plan rows (``req_cover``): kind, key (rank / suit, -1 multicolour), lo, hi, jokers,
+# joker position mask (sequence), then up to 4 natural kinds (-1 = none) for a set of 3
+# or a sequence of 4 (a sequence's naturals follow from key, lo, hi and the mask)
+P_KIND, P_KEY, P_LO, P_HI, P_NJ, P_JPOS = range(6)
+N_PF = 6
+
+
+@hot
+def seq_positions(r: int, top: int) -> tuple[int, int]:
+    """The sequence positions of rank ``r``: (p, -1), or (0, 13) for an ace when ``top = 13``."""
+    if r != ACE:
+        return r + 1, -1
+    if top == 13:
+        return 0, 13
+    return 0, -1
+
+
+@hot
+def _view(cnt: np.ndarray, multi: bool, view: np.ndarray) -> None:
+    """``view``: the counts the requirement search reads: ``cnt`` itself, or for
+    multicolour sequences every rank's count in suit 0's slots (suits no longer matter)."""
+    if not multi:
+        for c in range(N_NAT):
+            view[c] = cnt[c]
+        return
+    for c in range(N_NAT):
+        view[c] = 0
+    for c in range(N_NAT):
+        view[c % N_RANKS] += cnt[c]
+
+
+@hot
+def _sets_cost(view: np.ndarray, n_sets: int, jok: int, jlim: int, dp: np.ndarray,
+               choice: np.ndarray) -> tuple[int, int]:
+    """Fewest cards missing from ``n_sets`` sets of exactly three made of ``view``'s
+    naturals (any suits, duplicates allowed) and at most ``jok`` jokers, at most ``jlim``
+    per set: a DP over ranks. Returns (missing, jokers used); ``choice[r]`` gets the
+    number of sets of rank ``r`` times 8 plus their jokers."""
+    if jok == 0:
+        # no joker: give each set in turn the rank with most cards left (capped at 3),
+        # which is optimal since a rank's gain per set only falls
+        for r in range(N_RANKS):
+            n = 0
+            for s in range(4):
+                n += view[s * N_RANKS + r]
+            dp[r, 0, 0] = n
+            choice[r] = 0
+        miss = 0
+        for _ in range(n_sets):
+            br = 0
+            for r in range(1, N_RANKS):
+                if min(dp[r, 0, 0], 3) > min(dp[br, 0, 0], 3):
+                    br = r
+            take = min(dp[br, 0, 0], 3)
+            dp[br, 0, 0] -= take
+            miss += 3 - take
+            choice[br] += 8
+        return miss, 0
+    # dp[r, k, j]: least missing using ranks < r for k sets and j jokers
+    BIG = 1 << 20
+    for r in range(N_RANKS + 1):
+        for k in range(n_sets + 1):
+            for j in range(jok + 1):
+                dp[r, k, j] = BIG
+    dp[0, 0, 0] = 0
+    for r in range(N_RANKS):
+        n = 0
+        for s in range(4):
+            n += view[s * N_RANKS + r]
+        for k in range(n_sets + 1):
+            for j in range(jok + 1):
+                base = dp[r, k, j]
+                if base >= BIG:
+                    continue
+                for s in range(n_sets - k + 1):
+                    for jj in range(min(jlim * s, jok - j) + 1):
+                        miss = 3 * s - n - jj
+                        if miss < 0:
+                            miss = 0
+                        if jj > 0 and 3 * s - n - (jj - 1) <= 0:
+                            break  # a joker more would fill nothing
+                        v = base + miss
+                        if v < dp[r + 1, k + s, j + jj]:
+                            dp[r + 1, k + s, j + jj] = v
+    best = BIG
+    bj = 0
+    for j in range(jok + 1):
+        if dp[N_RANKS, n_sets, j] < best:
+            best = dp[N_RANKS, n_sets, j]
+            bj = j
+    # walk back the choices
+    k = n_sets
+    j = bj
+    for r in range(N_RANKS - 1, -1, -1):
+        choice[r] = 0
+        n = 0
+        for s in range(4):
+            n += view[s * N_RANKS + r]
+        found = False
+        for s in range(k + 1):
+            for jj in range(min(jlim * s, j) + 1):
+                miss = 3 * s - n - jj
+                if miss < 0:
+                    miss = 0
+                if dp[r, k - s, j - jj] + miss == dp[r + 1, k, j]:
+                    choice[r] = s * 8 + jj
+                    k -= s
+                    j -= jj
+                    found = True
+                    break
+            if found:
+                break
+    return best, bj
+
+
+@hot
+def _win_held(view: np.ndarray, w: int) -> int:
+    s = w // 16
+    lo = w % 16
+    held = 0
+    for p in range(lo, lo + 4):
+        if view[card_at(s, p)] > 0:
+            held += 1
+    return held
+
+
+@hot
+def req_cover(cnt: np.ndarray, n_sets: int, n_runs: int, jlim: int, top: int, multi: bool,
+              voluntary: bool, view: np.ndarray, dp: np.ndarray, choice: np.ndarray,
+              wins: np.ndarray, work: np.ndarray, plan: np.ndarray) -> int:
+    """The fewest cards missing from a first meld of exactly ``n_sets`` sets of three and
+    ``n_runs`` sequences of four (same suit, or any suits with ``multi``) made from the
+    hand ``cnt`` (every card at most ``cnt[c]`` times, at most ``jlim`` jokers a meld):
+    0 means the hand holds the meld now. The best cover is written to ``plan`` (rows
+    P_KIND.., sets first then sequences; returns -1 if no cover is possible at all).
+    Sequences are sought among windows holding at least two of their cards (all the
+    windows a meld can use); ``voluntary`` also lets a joker stand in a sequence for a
+    card the hand holds, freeing that card for a set (exact; else a close bound)."""
+    jok = cnt[JOKER_KIND]
+    _view(cnt, multi, view)
+    n_suits = 1 if multi else 4
+    # candidate windows: (suit, lo) holding at least 2 of their 4 positions
+    nw = 0
+    most = 0
+    for s in range(n_suits):
+        for lo in range(0, top - 2):
+            held = 0
+            for p in range(lo, lo + 4):
+                if view[card_at(s, p)] > 0:
+                    held += 1
+            if held > most:
+                most = held
+            if held >= 2 and nw < wins.shape[0]:
+                wins[nw] = s * 16 + lo
+                nw += 1
+    if n_runs > 0 and nw == 0:  # nothing close: any window with the most cards
+        for s in range(n_suits):
+            for lo in range(0, top - 2):
+                held = 0
+                for p in range(lo, lo + 4):
+                    if view[card_at(s, p)] > 0:
+                        held += 1
+                if held == most and nw < wins.shape[0]:
+                    wins[nw] = s * 16 + lo
+                    nw += 1
+    # strongest windows first (a good cover early cuts the rest), and a bound on the
+    # sets' part: their cost with every card and joker of the hand still free
+    for a in range(1, nw):
+        x = wins[a]
+        hx = _win_held(view, x)
+        b = a - 1
+        while b >= 0 and _win_held(view, wins[b]) < hx:
+            wins[b + 1] = wins[b]
+            b -= 1
+        wins[b + 1] = x
+    sets_lb, _ = _sets_cost(view, n_sets, jok, jlim, dp, choice)
+    best = 1 << 20
+    # work[0:4] the windows' indices, [4:8] jokers each uses, [8:12] its missing positions
+    for i in range(12):
+        work[i] = 0
+    while True:
+        # apply the windows work[0 + 0..n_runs-1]
+        cost = 0
+        jl = jok
+        for i in range(n_runs):
+            w = wins[work[0 + i]]
+            s = w // 16
+            lo = w % 16
+            miss = 0
+            jm = 0
+            for p in range(lo, lo + 4):
+                c = card_at(s, p)
+                if view[c] > 0:
+                    view[c] -= 1
+                else:
+                    miss += 1
+                    jm |= 1 << p
+            u = min(miss, jlim, jl)
+            jl -= u
+            cost += miss - u
+            work[4 + i] = u
+            work[8 + i] = jm
+        if cost + sets_lb < best:
+            sc, sj = _sets_cost(view, n_sets, jl, jlim, dp, choice)
+            tot = cost + sc
+            vol_i = -1
+            vol_p = -1
+            if voluntary and tot > 0 and jl - sj > 0:
+                # a spare joker takes a sequence slot whose card a set then uses
+                for i in range(n_runs):
+                    if work[4 + i] >= jlim:
+                        continue
+                    w = wins[work[0 + i]]
+                    s = w // 16
+                    lo = w % 16
+                    for p in range(lo, lo + 4):
+                        if work[8 + i] & (1 << p):
+                            continue
+                        c = card_at(s, p)
+                        view[c] += 1
+                        sc2, _ = _sets_cost(view, n_sets, jl - 1, jlim, dp, choice)
+                        view[c] -= 1
+                        if cost + sc2 < tot:
+                            tot = cost + sc2
+                            vol_i = i
+                            vol_p = p
+                    if tot == cost:
+                        break
+            if tot < best:
+                best = tot
+                # write the plan: sets (from choice, recomputed for the chosen variant)
+                if vol_i >= 0:
+                    w = wins[work[0 + vol_i]]
+                    view[card_at(w // 16, vol_p)] += 1
+                    _sets_cost(view, n_sets, jl - 1, jlim, dp, choice)
+                    view[card_at(w // 16, vol_p)] -= 1
+                else:
+                    _sets_cost(view, n_sets, jl, jlim, dp, choice)
+                row = 0
+                for r in range(N_RANKS):
+                    ns = choice[r] // 8
+                    nj = choice[r] % 8
+                    for k in range(ns):
+                        plan[row, P_KIND] = SET
+                        plan[row, P_KEY] = r
+                        plan[row, P_LO] = -1
+                        plan[row, P_HI] = -1
+                        plan[row, P_NJ] = nj // ns + (1 if k < nj % ns else 0)
+                        plan[row, P_JPOS] = 0
+                        row += 1
+                for i in range(n_runs):
+                    w = wins[work[0 + i]]
+                    plan[row, P_KIND] = SEQ
+                    plan[row, P_KEY] = -1 if multi else w // 16
+                    plan[row, P_LO] = w % 16
+                    plan[row, P_HI] = w % 16 + 3
+                    jm = work[8 + i]
+                    if vol_i == i:
+                        jm |= 1 << vol_p
+                    plan[row, P_JPOS] = jm
+                    plan[row, P_NJ] = count(np.uint64(jm))
+                    row += 1
+        # undo the windows
+        for i in range(n_runs):
+            w = wins[work[0 + i]]
+            s = w // 16
+            lo = w % 16
+            for p in range(lo, lo + 4):
+                if not (work[8 + i] & (1 << p)):
+                    view[card_at(s, p)] += 1
+        if best == 0:
+            break
+        # next combination with repetition work[0 + 0] <= work[0 + 1] <= ...
+        k = n_runs - 1
+        while k >= 0 and work[0 + k] == nw - 1:
+            k -= 1
+        if k < 0:
+            break
+        work[0 + k] += 1
+        for i in range(k + 1, n_runs):
+            work[0 + i] = work[0 + k]
+    if best >= 1 << 20:
+        return -1
+    return best
+
+
+@hot
+def fits_multi(c: int, tm: np.ndarray, i: int, jlim: int, top: int) -> int:
+    """Can kind ``c`` (a natural, or ``JOKER_KIND``) be added to multi-pack table meld
+    ``i``? -1: no. Else, for a set 0; for a sequence the position it takes one past an end
+    (``pos``), or ``100 + p`` when a natural takes the place of the joker ending the
+    sequence at ``p`` (the joker then moves one step further out: a *shift*). A set takes
+    any number of naturals of its rank; a joker goes into a meld holding fewer than
+    ``jlim`` jokers (over its whole life), past the high end when it can."""
+    kind = tm[i, T_KIND]
+    lo = tm[i, T_LO]
+    hi = tm[i, T_HI]
+    if c == JOKER_KIND:
+        if tm[i, T_NJ] >= jlim:
+            return -1
+        if kind == SET:
+            return 0
+        if hi + 1 <= top and not (lo == 0 and hi + 1 == 13):
+            return hi + 1
+        if lo - 1 >= 0 and not (lo - 1 == 0 and hi == 13):
+            return lo - 1
+        return -1
+    r = c % N_RANKS
+    if kind == SET:
+        return 0 if r == tm[i, T_KEY] else -1
+    if tm[i, T_KEY] >= 0 and c // N_RANKS != tm[i, T_KEY]:
+        return -1
+    p1, p2 = seq_positions(r, top)
+    jp = tm[i, T_JPOS]
+    for k in range(2):
+        pc = p1 if k == 0 else p2
+        if pc < 0:
+            continue
+        if pc == hi + 1 and pc <= top and not (lo == 0 and pc == 13):
+            return pc
+        if pc == lo - 1 and pc >= 0 and not (pc == 0 and hi == 13):
+            return pc
+        # shift: the joker ending the sequence at pc moves one step further out
+        if pc == hi and (jp >> hi) & 1 and hi + 1 <= top and not (lo == 0 and hi + 1 == 13):
+            return 100 + pc
+        if pc == lo and (jp >> lo) & 1 and lo - 1 >= 0 and not (lo - 1 == 0 and hi == 13):
+            return 100 + pc
+    return -1
+
+
+@hot
+def add_multi(c: int, pos: int, tm: np.ndarray, i: int) -> None:
+    """Add kind ``c`` to multi-pack table meld ``i`` at ``pos`` (from ``fits_multi``)."""
+    tm[i, T_N] += 1
+    if c == JOKER_KIND:
+        tm[i, T_NJ] += 1
+    if tm[i, T_KIND] == SET:
+        return
+    if pos >= 100:  # shift: the natural takes the joker's place, the joker moves out
+        p = pos - 100
+        tm[i, T_JPOS] &= ~(1 << p)
+        if p == tm[i, T_HI]:
+            tm[i, T_HI] = p + 1
+            tm[i, T_JPOS] |= 1 << (p + 1)
+        else:
+            tm[i, T_LO] = p - 1
+            tm[i, T_JPOS] |= 1 << (p - 1)
+        return
+    if c == JOKER_KIND:
+        tm[i, T_JPOS] |= 1 << pos
+    if pos > tm[i, T_HI]:
+        tm[i, T_HI] = pos
+    else:
+        tm[i, T_LO] = pos

@@ -44,6 +44,7 @@ _MODULES = {
     "xxl_montees_descentes": "simlab.games.xxl_montees_descentes",
     "xxl_a_moins": "simlab.games.xxl_a_moins",
     "loba": "simlab.games.loba",
+    "kilo_de_merde": "simlab.games.kilo_de_merde",
 }
 
 

@@ -45,6 +45,7 @@ _MODULES = {
     "xxl_a_moins": "simlab.games.xxl_a_moins",
     "loba": "simlab.games.loba",
     "kilo_de_merde": "simlab.games.kilo_de_merde",
+    "xxl_fournir_des_series": "simlab.games.xxl_fournir_des_series",
 }
 
 

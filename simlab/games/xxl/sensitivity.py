@@ -21,19 +21,21 @@ from dataclasses import dataclass
 import polars as pl
 
 from simlab.engine.game import Game, to_frame
+from simlab.games.xxl.colouring import describe
 
 DEFAULT_K = 8
-RANGE_TEXT = ("deck colouring: reconstruction v1 (the seed never prints the deck's colours; "
-              "the catalogue's table is a reconstruction meeting the seed's six quoted cards "
-              "and balance constraints). A \"colouring range\" is the figure's [min, max] "
-              "over {k} other colourings meeting the same constraints (random:0.."
-              "random:{km1}), played on the same deals; figures marked colour-free do not "
+RANGE_TEXT = ("deck colouring: {which} (the seed never prints the deck's colours; the "
+              "catalogue's table, reconstruction v1, meets the seed's six quoted cards and "
+              "its balance constraints). A \"colouring range\" is a figure under v1 and "
+              "its [min, max] over {k} other colourings meeting the same constraints "
+              "(random:0..random:{km1}), played on the same deals: how far the answer could "
+              "move if the real deck's colours differ; figures marked colour-free do not "
               "depend on the colours.")
 
 
-def range_text(k: int = DEFAULT_K) -> str:
-    """The sentence every XXL report opens with."""
-    return RANGE_TEXT.format(k=k, km1=k - 1)
+def range_text(k: int = DEFAULT_K, value: str = "v1") -> str:
+    """The sentence every XXL report opens with (``value``: the run's ``deck_colouring``)."""
+    return RANGE_TEXT.format(which=describe(value), k=k, km1=k - 1)
 
 
 @dataclass(frozen=True)

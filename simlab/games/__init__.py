@@ -46,6 +46,7 @@ _MODULES = {
     "loba": "simlab.games.loba",
     "kilo_de_merde": "simlab.games.kilo_de_merde",
     "xxl_fournir_des_series": "simlab.games.xxl_fournir_des_series",
+    "cartawel": "simlab.games.cartawel",
 }
 
 

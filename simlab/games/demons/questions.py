@@ -114,8 +114,9 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs, level: str
 FINDINGS = (
     {"question": "1. Is the hidden Diable over-powered?",
      "key": "demons.q1.margin", "against": 0.0, "against_text": "no difference",
-     "text": "The Diable marks {demons.q1.margin} per deal more than the humans' mean and "
-             "has the deal's best score in {demons.q1.win} of deals"},
+     "text": "The Diable (who always holds a Démon, the strongest not turned) marks "
+             "{demons.q1.margin} per deal more than the humans' mean, of which "
+             "{demons.q1.card_pts} in trick points"},
     {"question": "1. Is the hidden Diable over-powered?",
      "key": "demons.q1.win", "against": 1 / 3, "against_text": "a third",
      "text": "The Diable has the best deal score in {demons.q1.win} of deals"},
@@ -132,7 +133,9 @@ FINDINGS = (
     {"question": "4. Match length and the must-bet rule",
      "key": "demons.q4.length",
      "text": "A match lasts {demons.q4.length:bare} deals; {demons.q4.nobet_resets} of "
-             "matches see a score reset for reaching 333 without a bet"},
+             "matches see a score reset for reaching 333 without a bet; the match winner "
+             "played {demons.q1.match_diable} of his deals as Diable (report with --level "
+             "match)"},
     {"question": "5. Points by source",
      "key": "demons.q5.card_pts",
      "text": "Per seat and deal: trick points {demons.q5.card_pts}, combinations "
@@ -142,7 +145,7 @@ FINDINGS = (
      "key": "demons.q6.most_demons_wins", "against": 1 / 3, "against_text": "a third",
      "text": "The seat dealt the most Démons has the deal's best score in "
              "{demons.q6.most_demons_wins} of deals and takes the most tricks in "
-             "{demons.q6.most_demons_tricks}; {demons.q6.possess} possessions a deal"},
+             "{demons.q6.most_demons_tricks} (possessions per deal: {demons.q6.possess})"},
 )
 
 HAND_STRENGTH_TEXT = "Démons count 3 (T1 4), Kings 1"

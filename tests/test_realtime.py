@@ -105,3 +105,15 @@ def test_kilo_the_faster_seat_carries_fewer_kilos() -> None:
                                      "heuristic")
         means.append(f["penalties_s0"].mean() - f["penalties_s1"].mean())
     assert means[0] < means[1] < means[2], means
+
+
+def test_kilo_equal_seats_are_symmetric() -> None:
+    """Equal players: every seat takes the same share of the penalty draws, within 5
+    standard errors of a fair share."""
+    n = 3_000
+    f = simlab.simulate("kilo_de_merde", n, seed=12, progress=False, params={"players": 5})
+    pens = np.stack([f[f"penalties_s{s}"].to_numpy() for s in range(5)], axis=1)
+    total = pens.sum(axis=1)
+    for s in range(5):
+        d = pens[:, s] - total / 5
+        assert abs(d.mean()) < 5 * d.std(ddof=1) / math.sqrt(n), s

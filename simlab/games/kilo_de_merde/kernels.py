@@ -227,8 +227,9 @@ def play_round(state: np.uint64, shuffle_state: np.uint64, pol: np.ndarray,
     cycles = 0
     while True:
         state, s = rt.earliest(state, clock, n, ev)
-        if s < 0:  # cannot happen: the passer always has a pass (guard)
+        if s < 0:  # cannot happen: the passer always has a pass (a guard, never silent)
             ev[rt.EV_STALLS] += 1
+            cnt[F_CAPPED] += 1
             return now
         now = clock[s]
         act = q[Q_ACTION + s]

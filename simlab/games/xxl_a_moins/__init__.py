@@ -59,6 +59,12 @@ def _decisions(knobs: AMoinsKnobs, columns: list[str]) -> list[tuple]:
     return out
 
 
+
+def _exact_findings(knobs) -> list[tuple[str, str]]:
+    """The report's stated paragraphs (``questions.exact_findings``) for this game."""
+    return _q.exact_findings(knobs, GAME)
+
+
 GAME = Game(
     slug="xxl_a_moins",
     title="XXL — À moins",
@@ -76,7 +82,7 @@ GAME = Game(
     players_text="2-6",
     lower_score_wins=True,
     sides=sides,
-    extra={"metrics": _q.balance_metrics, "exact_findings": _q.exact_findings,
+    extra={"metrics": _q.balance_metrics, "exact_findings": _exact_findings,
            "hand_strength": _q.hand_strength, "hand_strength_text": _q.HAND_STRENGTH_TEXT,
            "decisions": _decisions, "decision_columns": (), "score_unit": "points"},
 )

@@ -113,24 +113,24 @@ FINDINGS = (
 
 
 @functools.lru_cache(maxsize=8)
-def _ranges(knobs) -> list[tuple[str, str]]:
+def _ranges(knobs, game) -> list[tuple[str, str]]:
     from simlab.games.xxl.sensitivity import colouring_range
-    from simlab.games.xxl_fournir_des_series import GAME
+
 
     n = knobs.players
     out = []
-    r = colouring_range(GAME, knobs, lambda f: f["runs"].mean() / n, n=2000)
+    r = colouring_range(game, knobs, lambda f: f["runs"].mean() / n, n=2000)
     out.append(("7. Deck sensitivity", "Runs per player: " + r.text("{:.2f}")
                 + " (2,000 heuristic games each, the same deals)"))
-    r = colouring_range(GAME, knobs, lambda f: sum(f[f"score_s{i}"].sum() for i in range(n))
+    r = colouring_range(game, knobs, lambda f: sum(f[f"score_s{i}"].sum() for i in range(n))
                         / max(1, f["runs"].sum()), n=2000)
     out.append(("7. Deck sensitivity", "Points per run: " + r.text("{:.2f}")))
     return out
 
 
-def exact_findings(knobs) -> list[tuple[str, str]]:
+def exact_findings(knobs, game) -> list[tuple[str, str]]:
     """The colouring paragraph every XXL report opens with, and the colouring ranges."""
     head = [("0. Deck colouring", range_text(DEFAULT_K, knobs.deck_colouring)
              + " Colour-free here: the dealing frequencies and the starter's identity; runs "
              "are one colour, so everything about play depends on the colours")]
-    return head + _ranges(knobs)
+    return head + _ranges(knobs, game)

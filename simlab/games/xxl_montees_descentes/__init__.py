@@ -62,6 +62,12 @@ def _decisions(knobs: MonteesKnobs, columns: list[str]) -> list[tuple]:
     return out
 
 
+
+def _exact_findings(knobs) -> list[tuple[str, str]]:
+    """The report's stated paragraphs (``questions.exact_findings``) for this game."""
+    return _q.exact_findings(knobs, GAME)
+
+
 GAME = Game(
     slug="xxl_montees_descentes",
     title="XXL — Montées et descentes",
@@ -80,7 +86,7 @@ GAME = Game(
     players_text="2-6",
     lower_score_wins=True,
     sides=sides,
-    extra={"metrics": _q.balance_metrics, "exact_findings": _q.exact_findings,
+    extra={"metrics": _q.balance_metrics, "exact_findings": _exact_findings,
            "hand_strength": _q.hand_strength, "hand_strength_text": _q.HAND_STRENGTH_TEXT,
            "decisions": _decisions, "decision_columns": (), "score_unit": "points"},
 )

@@ -106,27 +106,27 @@ FINDINGS = (
 
 
 @functools.lru_cache(maxsize=8)
-def _ranges(knobs) -> list[tuple[str, str]]:
+def _ranges(knobs, game) -> list[tuple[str, str]]:
     from simlab.games.xxl.sensitivity import colouring_range
-    from simlab.games.xxl_montees_descentes import GAME
+
 
     out = []
-    r = colouring_range(GAME, knobs, lambda f: (f["end"] == "out").mean(), n=3000)
+    r = colouring_range(game, knobs, lambda f: (f["end"] == "out").mean(), n=3000)
     out.append(("6. Deck sensitivity", "Games ended by a player going out: " + r.text("{:.1%}")
                 + " (3,000 heuristic games each, the same deals)"))
-    r = colouring_range(GAME, knobs, lambda f: f["turns"].mean(), n=3000)
+    r = colouring_range(game, knobs, lambda f: f["turns"].mean(), n=3000)
     out.append(("6. Deck sensitivity", "Turns per game: " + r.text("{:.2f}")))
-    r = colouring_range(GAME, knobs, lambda f: (f["winner"] == f["starter"]).sum()
+    r = colouring_range(game, knobs, lambda f: (f["winner"] == f["starter"]).sum()
                         / max(1, (f["winner"] >= 0).sum()), n=3000)
     out.append(("6. Deck sensitivity", "The starter wins (games with a sole winner): "
                 + r.text("{:.1%}")))
     return out
 
 
-def exact_findings(knobs) -> list[tuple[str, str]]:
+def exact_findings(knobs, game) -> list[tuple[str, str]]:
     """The colouring paragraph every XXL report opens with, and question 6's ranges."""
     head = [("0. Deck colouring", range_text(DEFAULT_K, knobs.deck_colouring)
              + " Colour-free here: the dealing "
              "frequencies and the starter's identity (hand totals do not read colours); "
              "everything about play depends on the colours")]
-    return head + _ranges(knobs)
+    return head + _ranges(knobs, game)

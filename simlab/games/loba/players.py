@@ -43,6 +43,7 @@ from simlab.games.loba.rules import (
     K_SEARCH_HOLD,
     K_TAKE,
     K_TOP,
+    K_TRIES,
     K_WORLDS,
     MAX_CARDS,
     N_KINDS,
@@ -376,9 +377,10 @@ def unseen(S: tuple, kv: np.ndarray, p: int, pool: np.ndarray) -> None:
 
 @hot
 def sample_world(S: tuple, kv: np.ndarray, p: int, state: np.uint64, T: tuple,
-                 pool: np.ndarray, buf: np.ndarray) -> np.uint64:
+                 pool: np.ndarray, buf: np.ndarray, X: tuple, tries: int) -> np.uint64:
     """``T``: ``S`` with the cards seat ``p`` cannot see dealt again at random (each other
-    hand keeps its size, the stock its size). Reads only ``p``'s view of ``S``."""
+    hand keeps its size, the stock its size); a hand not yet melded is the closest to its
+    first meld of ``tries`` random hands. Reads only ``p``'s view of ``S``."""
     copy_state(S, T)
     unseen(S, kv, p, pool)
     n = 0
@@ -397,6 +399,25 @@ def sample_world(S: tuple, kv: np.ndarray, p: int, state: np.uint64, T: tuple,
         if q == p:
             continue
         m = hand_size(cnt, q)
+        # a player still short of his first meld has kept the cards that serve it: of
+        # ``tries`` blocks of the shuffled unseen cards he gets the closest to his meld
+        best_b = 0
+        if st[S_FIRST + q] < 0 and tries > 1:
+            best_d = 1 << 30
+            for b in range(tries):
+                if k + (b + 1) * m > n:
+                    break
+                cnt[q, :] = 0
+                for i in range(k + b * m, k + (b + 1) * m):
+                    cnt[q, buf[i]] += 1
+                d = distance(cnt[q], st[S_NSETS], st[S_NRUNS], kv, X, False)
+                if d < best_d:
+                    best_d = d
+                    best_b = b
+        for i in range(m):
+            t = buf[k + i]
+            buf[k + i] = buf[k + best_b * m + i]
+            buf[k + best_b * m + i] = t
         cnt[q, :] = 0
         for _ in range(m):
             cnt[q, buf[k]] += 1
@@ -465,7 +486,7 @@ def _option_value(S: tuple, kv: np.ndarray, seat_kv: np.ndarray, X: tuple, Y: tu
     total = 0.0
     W = seat_kv[K_WORLDS]
     for w in range(W):
-        state = sample_world(S, kv, p, state, T, pool, buf)
+        state = sample_world(S, kv, p, state, T, pool, buf, X, seat_kv[K_TRIES])
         st = T[0]
         if option == O_STOCK or option == O_DISCARD:
             draw(T, option == O_DISCARD)

@@ -145,9 +145,12 @@ class LobaKnobs(Knobs):
                              policy=True)
     search_worlds: int = knob(8, "search: sampled worlds per option", lo=1, hi=256,
                               policy=True)
-    search_margin: int = knob(100, "search: leave the heuristic's choice only for an option "
+    search_margin: int = knob(200, "search: leave the heuristic's choice only for an option "
                               "better by this many hundredths of a standard error of the "
                               "paired difference over the worlds", lo=0, hi=1000, policy=True)
+    search_tries: int = knob(8, "search: a world gives a player not yet melded the closest "
+                             "to his first meld of this many random hands (1: uniform)",
+                             lo=1, hi=8, policy=True)
     search_discards: int = knob(3, "search: discards weighed (the heuristic's best first)",
                                 lo=1, hi=12, policy=True)
     search_horizon: int = knob(45, "search: turns (all players) a playout runs before the "
@@ -172,7 +175,7 @@ class LobaKnobs(Knobs):
 
 # knob vector slots
 (K_PLAYERS, K_HAND, K_JOKERS, K_NREQ, K_MENE, K_JLIM, K_MULTI, K_TOP, K_JPEN, K_GO_MELD,
- K_RESHUFFLE, K_CAP, K_TAKE, K_SEARCH_HOLD, K_WORLDS, K_DISCARDS, K_HORIZON, K_MARGIN) = range(18)
+ K_RESHUFFLE, K_CAP, K_TAKE, K_SEARCH_HOLD, K_WORLDS, K_DISCARDS, K_HORIZON, K_MARGIN, K_TRIES) = range(19)
 K_REQ = 20  # sets of round i at K_REQ + 2 i, runs at K_REQ + 2 i + 1
 N_K = K_REQ + 24
 
@@ -181,11 +184,11 @@ def knob_vector(k: LobaKnobs) -> np.ndarray:
     """The knobs as the int64 vector the kernels read (``K_*`` slots)."""
     reqs = parse_requirements(k.requirements)
     v = np.zeros(N_K, dtype=np.int64)
-    v[:18] = [k.players, k.hand_size, k.jokers, len(reqs), k.mene, k.jokers_per_meld,
+    v[:19] = [k.players, k.hand_size, k.jokers, len(reqs), k.mene, k.jokers_per_meld,
               k.multicolour_runs, 13 if k.ace_high else 12, k.joker_penalty,
               k.go_out_by_melding, k.reshuffle_discards, k.turn_cap, k.take_discard,
               k.search_hold, k.search_worlds, k.search_discards, k.search_horizon,
-              k.search_margin]
+              k.search_margin, k.search_tries]
     for i, (s, r) in enumerate(reqs):
         v[K_REQ + 2 * i] = s
         v[K_REQ + 2 * i + 1] = r

@@ -576,7 +576,10 @@ def end_turn(st: np.ndarray, kv: np.ndarray) -> None:
     ever move again: a draw, catalogue #2) or at the turn cap; else the other player's
     turn."""
     st[S_TURNS] += 1
-    if fitting(st) & circulating(st) == 0 and kv[K_MOVE_NO_PLACE] == 0:
+    # what fits and what is in play change only with a placement, so a turn without one
+    # cannot freeze the field (the first turn is checked whatever happened)
+    check = st[S_PLACED_TURN] == 1 or st[S_TURNS] == 1
+    if check and kv[K_MOVE_NO_PLACE] == 0 and fitting(st) & circulating(st) == 0:
         finish(st, kv, END_FROZEN)
         return
     if st[S_TURNS] >= kv[K_MAX_TURNS]:

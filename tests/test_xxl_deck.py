@@ -150,3 +150,21 @@ def test_cli_refuses_bad_colouring_value():
                         "deck_colouring=v7"], capture_output=True, text=True)
     assert r.returncode == 2
     assert len(r.stderr.strip().splitlines()) == 1 and "deck_colouring" in r.stderr
+
+
+def test_cli_refuses_a_colouring_file_that_breaks_a_constraint(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(CATALOGUE_LIST.replace("R0/Y7(7)", "Y0/R7(7)"))
+    good = tmp_path / "good.txt"
+    good.write_text(CATALOGUE_LIST)
+    from simlab.games import game_names
+    xxl = [g for g in game_names() if g.startswith("xxl_")]
+    if not xxl:
+        pytest.skip("no XXL game registered yet")
+    r = subprocess.run([sys.executable, "-m", "simlab", "run", xxl[0], "-n", "10", "--set",
+                        f"deck_colouring=file:{bad}"], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "breaks a constraint" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "simlab", "run", xxl[0], "-n", "10", "--set",
+                        f"deck_colouring=file:{good}"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

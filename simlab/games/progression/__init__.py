@@ -13,7 +13,7 @@ Where things are:
 * ``kernels.py`` — the batch kernels (games, matches of ``match_games`` games) and
   ``run_deals`` / ``run_matches``;
 * ``questions.py`` — the catalogue's balance questions as metrics and findings, the hand
-  strength and the pawn decision kinds.
+  strength's absence (with what was measured) and the pawn decision kinds.
 """
 
 from __future__ import annotations
@@ -75,7 +75,6 @@ GAME = Game(
     sides=sides,
     seat_policy_knobs=True,
     extra={"metrics": _questions.balance_metrics, "score_unit": "games won",
-           "hand_strength": _questions.hand_strength,
-           "hand_strength_text": _questions.HAND_STRENGTH_TEXT,
+           "no_hand_strength": _questions.NO_HAND_STRENGTH,
            "decisions": _questions.decisions, "decision_notes": _questions.decision_notes},
 )

@@ -440,3 +440,22 @@ def test_bad_knobs_and_player_counts_exit_2(args, words):
     lines = [x for x in r.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and words in lines[0], r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_knobs_for_the_tie_and_the_diable_bonus_scope():
+    """Ambiguity 6: with most_tricks_tie = void a tie for the most tricks costs nothing.
+    Ambiguity 13: with diable_bonus_tricks = any the Diable also gets +1 per face card of a
+    Démon trick another player won."""
+    void = rules._vector(GAME.make_knobs({"most_tricks_tie": "void"}))
+    st = bet_position(0)
+    for mv in (B_PARTIAL, R_HOLD, R_HOLD):
+        rules.apply_move(st, mv, void)
+    st[S_TRICKS:S_TRICKS + 3] = (3, 3, 3)
+    assert [rules.bet_payout(st, p, void) for p in range(3)] == [0, 0, 0]
+    for scope, diable_gets in (("won", 0), ("any", 2)):
+        kv = rules._vector(GAME.make_knobs({"diable_bonus_tricks": scope}))
+        st = position([[card("K♠")], [card("T2")], [card("Q♠")]], [], leader=0, diable=2)
+        st[S_DEMON_CARD] = card("T1")
+        for c in (card("K♠"), card("T2"), card("Q♠")):
+            rules.apply_move(st, play_move(c, -1, A_NONE), kv)
+        assert st[S_TRICKS + 1] == 1 and st[rules.S_PTS + 2] == diable_gets

@@ -112,6 +112,15 @@ class DemonsKnobs(Knobs):
                                            "du 3e tour soit jouée')", lo=1, hi=9)
     complete_bet_deadline_trick: int = knob(5, "complete bets may be made until this trick "
                                             "starts (seed: 5)", lo=1, hi=9)
+    most_tricks_tie: str = knob(
+        "engaged_lose", "a tie for the most tricks: nobody wins the partial stake and every "
+        "engaged player loses (engaged_lose: §7.1 'remporter plus de plis que chacun des "
+        "adversaires'), or the stakes are void (void)", choices=("engaged_lose", "void"))
+    diable_bonus_tricks: str = knob(
+        "won", "the Diable's +1 per face card 'dans tout pli qui comporte un Démon': in the "
+        "tricks he won (won: §10 counts 'les points contenus dans les plis que chaque joueur a "
+        "pu remporter', catalogue ambiguity 13) or in every trick (any)",
+        choices=("won", "any"))
     complete_tricks: int = knob(5, "tricks of 9 that make a complete gain (seed: 5, the "
                                 "majority)", lo=5, hi=9)
     concede_rule: str = knob(
@@ -182,7 +191,7 @@ class DemonsKnobs(Knobs):
  K_COMPLETE_DEADLINE, K_COMPLETE_TRICKS, K_CONCEDE_KEEPS, K_FAULT_POSSESS, K_CONSECUTIVE,
  K_P2, K_P3, K_P4, K_P5, K_S2, K_S3, K_S4, K_FAIL, K_REVEAL_PEN, K_FAULT_PEN, K_TARGET,
  K_MUST_BET, K_MAX_DEALS, K_BET_PARTIAL, K_BET_COMPLETE, K_HOLD, K_RAISE, K_NEAR,
- K_WORLDS, K_SCORE_BEFORE, N_K) = range(40)
+ K_WORLDS, K_TIE_VOID, K_BONUS_ANY, K_SCORE_BEFORE, N_K) = range(42)
 # K_SCORE_BEFORE..+3: the seats' match scores before the deal (the heuristic's "near the
 # target"); the match kernel writes them into its copy of the vector.
 N_KV = N_K + PLAYERS
@@ -220,6 +229,8 @@ def _vector(k: DemonsKnobs) -> np.ndarray:
     v[K_RAISE] = k.raise_at
     v[K_NEAR] = k.near_target
     v[K_WORLDS] = k.search_worlds
+    v[K_TIE_VOID] = k.most_tricks_tie == "void"
+    v[K_BONUS_ANY] = k.diable_bonus_tricks == "any"
     return v
 
 
@@ -815,6 +826,9 @@ def end_trick(state: np.ndarray, kv: np.ndarray) -> None:
     w = state[S_TS + trick_winner_index(state)]
     state[S_TRICKS + w] += 1
     state[S_PTS + w] += trick_points(state, w, kv)
+    d = state[S_DIABLE]
+    if kv[K_BONUS_ANY] and d != w and d >= 0:
+        state[S_PTS + d] += demon_trick_faces(state) * kv[K_DEMON_TRICK]
     for i in range(3):
         for c in (state[S_TC + i], state[S_TP + i]):
             if c >= 0 and SIX_MASK & bit(c) != EMPTY:
@@ -999,6 +1013,22 @@ def trick_points(state: np.ndarray, w: int, kv: np.ndarray) -> int:
 
 
 @hot
+def demon_trick_faces(state: np.ndarray) -> int:
+    """Face cards in the trick on the table when it holds a Démon, else 0."""
+    faces = 0
+    has_demon = False
+    for i in range(3):
+        for c in (state[S_TC + i], state[S_TP + i]):
+            if c < 0:
+                continue
+            if DEMON_NO[c] > 0:
+                has_demon = True
+            elif FACE_MASK & bit(c) != EMPTY:
+                faces += 1
+    return faces if has_demon else 0
+
+
+@hot
 def most_tricks(state: np.ndarray) -> int:
     """§7.1 "remporter plus de plis que chacun des adversaires": the seat with strictly
     the most tricks, -1 on a tie for the most (catalogue ambiguity 6)."""
@@ -1032,6 +1062,8 @@ def bet_payout(state: np.ndarray, p: int, kv: np.ndarray) -> int:
         return 0
     if top == p:
         return state[S_PWIN + p]
+    if top < 0 and kv[K_TIE_VOID]:
+        return 0
     return -state[S_PLOSE + p]
 
 

@@ -25,7 +25,7 @@ ALIAS_NOTE = ("Les Héritiers is simulated by the Démons engine: its seed secti
 
 def exact_findings(knobs) -> list[tuple[str, str]]:
     """The report states the alias first."""
-    return [("0. Not independently specified", ALIAS_NOTE + ".")]
+    return [("0. Not independently specified", ALIAS_NOTE)]
 
 
 GAME = make_game(

@@ -116,6 +116,20 @@ def action_score(st: np.ndarray, hm: np.ndarray, p: int, a: int, kv: np.ndarray,
 def heuristic_pick(st: np.ndarray, hm: np.ndarray, p: int, acts: np.ndarray, n: int,
                    kv: np.ndarray, num: np.ndarray, col: np.ndarray, total: np.ndarray,
                    index: np.ndarray) -> int:
+    # a run worth laying (score 1000 + value) beats every other action: look at the runs
+    # first and skip the prospects of swaps and feeds when one qualifies (same choice)
+    lay = talon_left(st) <= st[S_N]
+    best = -1
+    best_value = -1
+    for i in range(n):
+        a = acts[i]
+        if a >= 0 and a >> 18 == RUN:
+            v = run_value(a, total)
+            if (lay or v >= kv[KV_THRESHOLD]) and v > best_value:
+                best_value = v
+                best = i
+    if best >= 0:
+        return best
     base = prospects(hm[p], num, col, index)
     best = 0
     best_score = -1.0e18

@@ -24,12 +24,15 @@ from simlab.games.xxl.sensitivity import DEFAULT_K, range_text
 
 SECTION = "Fournir des séries questions"
 PREFIX = "xxl_fs"
-HAND_STRENGTH_TEXT = "run prospects of the dealt hand (pairs of one colour within two numbers)"
+HAND_STRENGTH_TEXT = ("dealt hand total / 10 + its run prospects (pairs of one colour within "
+                      "two numbers)")
 
 
 def hand_strength(knobs, hand: list[str]) -> float:
-    """The dealt hand's run prospects under the run's colouring (pairs of halves of one
-    colour one or two numbers apart, three in a row counted three times)."""
+    """The dealt hand's total / 10 plus its run prospects under the run's colouring (pairs
+    of halves of one colour one or two numbers apart, three in a row counted three times):
+    the dealt cards are often laid, so their total counts (measured on 3,000 heuristic
+    deals: decile means rise monotonically, 97 to 130 points)."""
     from simlab.games.xxl.colouring import parse_colouring
 
     colour = parse_colouring(knobs.deck_colouring if knobs is not None else "v1")
@@ -38,7 +41,9 @@ def hand_strength(knobs, hand: list[str]) -> float:
         a, b = (int(x) for x in c.split("-"))
         bits[colour[a, b]] |= 1 << a
         bits[colour[b, a]] |= 1 << b
-    s = 0
+    s = 0.0
+    for c in hand:
+        s += sum(int(x) for x in c.split("-")) / 10
     for x in bits:
         s += bin(x & (x >> 1)).count("1") + bin(x & (x >> 2)).count("1")
         s += 3 * bin(x & (x >> 1) & (x >> 2)).count("1")

@@ -53,6 +53,7 @@ from simlab.games.demons_punisseurs.rules import (
     start_play,
     write_row,
 )
+from simlab.mechanics.tricks import EMPTY, ONE, lowest
 
 
 @hot
@@ -73,10 +74,10 @@ def play_deal(state: np.ndarray, deck: np.ndarray, dealer: int, pol: np.ndarray,
     for p in range(PLAYERS):
         h = np.uint64(state[S_HAND + p])
         k = 0
-        for c in range(N_CARDS):
-            if h >> np.uint64(c) & np.uint64(1):
-                hands[p, k] = c
-                k += 1
+        while h != EMPTY:
+            hands[p, k] = lowest(h)
+            h &= h - ONE
+            k += 1
     start_play(state)
     while state[S_PHASE] != P_DONE:
         p = state[S_TO_MOVE]

@@ -168,3 +168,18 @@ def test_cli_refuses_a_colouring_file_that_breaks_a_constraint(tmp_path):
     r = subprocess.run([sys.executable, "-m", "simlab", "run", xxl[0], "-n", "10", "--set",
                         f"deck_colouring=file:{good}"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("slug", ["xxl_montees_descentes", "xxl_a_moins",
+                                  "xxl_fournir_des_series"])
+def test_each_report_opens_with_the_colouring(slug):
+    """The report's stated paragraphs: question 0 names the colouring and what a colouring
+    range means; the deck-sensitivity paragraphs give v1 and a range."""
+    from simlab.games import get_game
+    g = get_game(slug)
+    paragraphs = g.extra["exact_findings"](g.make_knobs({}))
+    q, text = paragraphs[0]
+    assert q.startswith("0.") and text.startswith("deck colouring: reconstruction v1")
+    assert "colour-free" in text.lower() or "Colour-free" in text
+    ranges = [t for q, t in paragraphs if "Deck sensitivity" in q]
+    assert ranges and all("under v1" in t and "generated colourings" in t for t in ranges)

@@ -14,8 +14,6 @@ May import: the engine; ``simlab.games.xxl``; this game's modules.
 
 from __future__ import annotations
 
-import functools
-
 import polars as pl
 
 from simlab.engine.questions import MetricDef
@@ -103,8 +101,16 @@ FINDINGS = (
 )
 
 
-@functools.lru_cache(maxsize=8)
+_RANGES: dict = {}  # knobs -> paragraphs (a Game holds dicts: it cannot key a cache)
+
+
 def _ranges(knobs, game) -> list[tuple[str, str]]:
+    if knobs not in _RANGES:
+        _RANGES[knobs] = _compute_ranges(knobs, game)
+    return _RANGES[knobs]
+
+
+def _compute_ranges(knobs, game) -> list[tuple[str, str]]:
     from simlab.games.xxl.sensitivity import colouring_range
 
 

@@ -47,6 +47,7 @@ _MODULES = {
     "kilo_de_merde": "simlab.games.kilo_de_merde",
     "xxl_fournir_des_series": "simlab.games.xxl_fournir_des_series",
     "cartawel": "simlab.games.cartawel",
+    "pousse_pousse": "simlab.games.pousse_pousse",
 }
 
 

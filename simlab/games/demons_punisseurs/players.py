@@ -214,7 +214,10 @@ def heuristic_card(state: np.ndarray, kv: np.ndarray, moves: np.ndarray, n: int)
     jeu = kv[K_JEU]
     race = state[S_ELIG + O_JEU * 3 + p] == 1 and \
         (state[S_LIAB + O_JEU * 3 + p] > 0 or jeu_pct(state, p, kv) >= 50)
-    fill = fill_identity(state, p, must_follow(state, p))
+    # the name that keeps a Démon's worth (only asked when the hand holds a Démon)
+    fill = -1
+    if hand_of(state, p) & demons_of(state) != EMPTY:
+        fill = fill_identity(state, p, must_follow(state, p))
     if state[S_N_TABLE] == 0:
         # lead: racing, the strongest card; else the cheapest ordinary one
         best = moves[0]

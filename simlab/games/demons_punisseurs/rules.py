@@ -984,6 +984,14 @@ def deal_columns(_: DemonsPunisseursKnobs | None = None) -> list[Column]:
 
 
 @hot
+def fill_combinations(state: np.ndarray, row: np.ndarray) -> None:
+    """The seats' best Pareil and Suite columns."""
+    for p in range(PLAYERS):
+        row[C_PAREIL + p] = pareil_value(state, p)
+        row[C_SUITE + p] = suite_value(state, p)
+
+
+@hot
 def write_row(state: np.ndarray, row: np.ndarray, scratch: np.ndarray) -> None:
     """Deal columns from C_SCORE on, for a finished deal."""
     deal_scores(state, scratch)
@@ -991,8 +999,7 @@ def write_row(state: np.ndarray, row: np.ndarray, scratch: np.ndarray) -> None:
         row[C_SCORE + p] = scratch[p]
         row[C_DEMONS + p] = state[S_DEALT_DEMONS + p]
         row[C_TRICKS + p] = state[S_TRICKS + p]
-        row[C_PAREIL + p] = pareil_value(state, p)
-        row[C_SUITE + p] = suite_value(state, p)
+    fill_combinations(state, row)
     for o in range(3):
         w = scratch[3 + o]
         b = state[S_FIRST_BETTOR + o] - 1

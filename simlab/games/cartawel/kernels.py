@@ -108,12 +108,13 @@ def fill_row(st: np.ndarray, kv: np.ndarray, row: np.ndarray) -> None:
 def play_fast(seed: np.uint64, index: np.int64, sub: np.int64, first: np.int64,
               pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray, st: np.ndarray,
               mv: np.ndarray, moves: np.ndarray, gains: np.ndarray, work: np.ndarray) -> None:
-    """One game between random / heuristic players (``first`` < 0: the lot decides)."""
+    """One game between random / heuristic players (``first`` < 0: the lot decides); each
+    seat chooses with its own knob row (its rule values are the run's)."""
     new_game(st, lot(seed, index, sub) if first < 0 else first)
     state = rng.stream(seed, index, sub, rng.POLICY)
     while st[S_OVER] == 0:
         seat = st[S_TO_MOVE]
-        state = choose_fast(pol[seat], st, kv, state, mv, moves, gains, work)
+        state = choose_fast(pol[seat], st, seat_kv[seat], state, mv, moves, gains, work)
         apply_move(st, kv, mv)
 
 
@@ -197,7 +198,8 @@ def play_game(seed: int, index: int, sub: int, first: int, pol: np.ndarray,
         seat = int(st[S_TO_MOVE])
         if searchers[seat] is None:
             mv[:] = 0
-            state = np.uint64(choose_fast(pol[seat], st, kv, state, mv, moves, gains, work))
+            state = np.uint64(choose_fast(pol[seat], st, seat_kv[seat], state, mv, moves, gains,
+                                         work))
         else:
             move = np.frombuffer(searchers[seat].choose(st, gens[seat]), dtype=np.int64)
             mv[:] = 0

@@ -42,6 +42,7 @@ from simlab.games.cartawel.rules import (
     KV_FIG_PTS,
     KV_LAY_CAP,
     KV_POS,
+    KV_PROTECT,
     KV_ROLLOUT_RANDOM,
     LAY,
     M_CARDS,
@@ -357,7 +358,7 @@ def heuristic_lay(st: np.ndarray, kv: np.ndarray, state: np.uint64, mv: np.ndarr
                 hi = c
     mv[M_KIND] = LAY
     mv[M_K] = 1
-    if st[S_LAID] >= kv[KV_POS]:
+    if st[S_LAID] >= kv[KV_POS] and kv[KV_PROTECT] != 0:
         # protect the pile holding the most opponent points that my highest card tops
         best_q = -1
         best_v = 0

@@ -93,6 +93,7 @@ FINDINGS = FINDINGS + (
      "key": "cartawel.q1.first_wins_all",
      "control": {"chain_scope": "any"},
      "paired": lambda n: (pl.col("first_player_result") == 1).cast(pl.Float64),
-     "text": "The first player's win share, the book's chain over the sown piles minus a "
-             "chain over any piles (same lots, same players): {value}"},
+     "against_text": "a chain over any pile (same lots, same players)",
+     "text": "The first player wins {value} of all games with the chain over the sown "
+             "piles"},
 )

@@ -132,6 +132,10 @@ class CartawelKnobs(Knobs):
                           "laying: the lowest, the highest, the lowest figure or Ace and the "
                           "highest pip card (candidates), or every card (all)",
                           choices=SOW_ORDER_SETS, policy=True)
+    heuristic_protect: bool = knob(True, "heuristic player: once every position holds a "
+                                   "card, lay its highest card on the pile holding the most "
+                                   "opponent points that card tops (false: always its "
+                                   "lowest card on a random legal pile)", policy=True)
 
     def check(self) -> None:
         if self.capture_min > self.capture_max:
@@ -145,7 +149,7 @@ class CartawelKnobs(Knobs):
 # Knob vector for the kernels (rules and, per seat, the players' knobs).
 (KV_POS, KV_LAY_CAP, KV_CAP_MIN, KV_CAP_MAX, KV_ACE_HIGH, KV_FIG_PTS, KV_CHAIN_ANY,
  KV_ORIGIN_SKIP, KV_QUIET, KV_REPEAT, KV_MOVE_CAP, KV_LEFTOVERS, KV_DEPTH, KV_ITER,
- KV_PLAYOUTS, KV_ROLLOUT_RANDOM, KV_ALL_ORDERS, KV_ALL_LAYS, KV_SIZE) = range(19)
+ KV_PLAYOUTS, KV_ROLLOUT_RANDOM, KV_ALL_ORDERS, KV_ALL_LAYS, KV_PROTECT, KV_SIZE) = range(20)
 
 
 def knob_vector(k: CartawelKnobs) -> np.ndarray:
@@ -154,7 +158,8 @@ def knob_vector(k: CartawelKnobs) -> np.ndarray:
                      k.no_capture_limit, k.repetition_limit, k.move_cap,
                      int(k.score_leftovers), k.minimax_depth, k.mcts_iterations,
                      k.mcts_playouts, int(k.mcts_rollout == "random"),
-                     int(k.sow_orders == "all"), int(k.lay_cards == "all")],
+                     int(k.sow_orders == "all"), int(k.lay_cards == "all"),
+                     int(k.heuristic_protect)],
                     dtype=np.int64)
 
 

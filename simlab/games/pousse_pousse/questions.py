@@ -90,6 +90,7 @@ FINDINGS = (
      "key": "pousse_pousse.q3.length",
      "control": {"rescore_on_shift": True},
      "paired": lambda n: pl.col("length").cast(pl.Float64),
-     "text": "Sliding turns, the book's reading (a run slid intact does not score again) "
-             "minus rescoring shifted runs (same lots, same players): {value}"},
+     "against_text": "rescoring runs slid intact (same lots, same players)",
+     "text": "Sliding turns when a run slid intact does not score again (the catalogue's "
+             "reading): {value}"},
 )

@@ -990,6 +990,9 @@ def build_parser() -> argparse.ArgumentParser:
     from simlab.cli.analysis import add_commands
 
     add_commands(sub, _FORMATTER)
+    from simlab.cli.newgame import add_command as add_new_game
+
+    add_new_game(sub, _FORMATTER)
     return parser
 
 

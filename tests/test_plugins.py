@@ -93,6 +93,14 @@ def test_list_shows_the_plugin_only_when_installed(plugin):
     assert simlab("run", NAME, "-n", "10").returncode == 2
 
 
+def test_a_bad_knob_of_the_plugin_is_refused_in_one_line(plugin):
+    for values, says in ((["players=9"], "allowed: int from 2 to 4"),
+                         (["players=4", "hand_size=8"], "must be at most 32")):
+        done = simlab("run", NAME, "--set", *values, "-n", "10", env=plugin["env"])
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert says in done.stderr and "Traceback" not in done.stderr
+
+
 def test_run_rows_are_the_same_for_any_jobs(plugin):
     frames = []
     for jobs in ("1", "2"):

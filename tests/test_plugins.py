@@ -87,7 +87,7 @@ def test_list_shows_the_plugin_only_when_installed(plugin):
     assert listed.returncode == 0, listed.stderr
     lines = [line for line in listed.stdout.splitlines() if line.startswith(NAME)]
     assert {line.split()[0] for line in lines} == {NAME, f"{NAME}_belote_house"}
-    assert all("plug-in" in line for line in lines)
+    assert all("plug-in simlab-demo-tricks" in line for line in lines)
     plain = simlab("list")
     assert plain.returncode == 0 and NAME not in plain.stdout
     assert simlab("run", NAME, "-n", "10").returncode == 2

@@ -4,7 +4,8 @@ The template lives in ``simlab/cli/templates/new_game/`` (files ending ``.tmpl``
 as package data): a small complete trick-taking game over the state-and-step contract,
 its random, heuristic and search players, its questions, a house rule of Belote as a
 second plug-in game, and its own tests. Writing it replaces ``__NAME__`` (the slug),
-``__PKG__`` (the Python package, ``simlab_NAME``) and ``__TITLE__`` in names and text, and drops the ``.tmpl`` suffix.
+``__PKG__`` (the Python package, ``simlab_NAME``), ``__DIST__`` (the distribution,
+``simlab-NAME`` with hyphens) and ``__TITLE__`` in names and text, and drops the ``.tmpl`` suffix.
 
 May import: simlab.engine.*, simlab.games (the registry: a NAME must be new).
 """
@@ -25,7 +26,8 @@ SUFFIX = ".tmpl"
 def substitutions(name: str) -> dict[str, str]:
     """Placeholder -> text for a game called ``name`` (longest placeholders first)."""
     return {"__TITLE__": name.replace("_", " ").strip().capitalize(),
-            "__PKG__": f"simlab_{name}", "__NAME__": name}
+            "__PKG__": f"simlab_{name}", "__DIST__": "simlab-" + name.replace("_", "-"),
+            "__NAME__": name}
 
 
 def check_name(name: str) -> None:

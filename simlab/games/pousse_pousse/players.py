@@ -37,10 +37,13 @@ from simlab.games.pousse_pousse.rules import (
     N_LINES,
     N_RANKS,
     N_ST,
+    S_EMPTY,
     S_END,
     S_GRID,
     S_HAND,
     S_OVER,
+    S_PREV,
+    S_PREV_EMPTY,
     S_SCORE,
     S_TO_MOVE,
     SIDE,
@@ -52,6 +55,7 @@ from simlab.games.pousse_pousse.rules import (
     place_legal,
     run_points,
     slid_grid,
+    slide_shape_legal,
     turn_legal,
     winner_of,
 )
@@ -148,6 +152,23 @@ def line_value(st: np.ndarray, cell: np.int64, c: np.int64, kv: np.ndarray) -> n
 
 
 @hot
+def neighbour_codes(st: np.ndarray, cell: np.int64) -> np.int64:
+    """Bit x set when a card of code x lies next to ``cell`` (8 neighbours)."""
+    r0 = cell // SIDE
+    c0 = cell % SIDE
+    m = np.int64(0)
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            r = r0 + dr
+            cc = c0 + dc
+            if (dr != 0 or dc != 0) and 0 <= r < SIDE and 0 <= cc < SIDE:
+                x = st[S_GRID + r * SIDE + cc]
+                if x >= 0:
+                    m |= np.int64(1) << x
+    return m
+
+
+@hot
 def random_move(st: np.ndarray, kv: np.ndarray, state: np.uint64, moves: np.ndarray,
                 scratch: np.ndarray) -> tuple[np.uint64, np.int64]:
     n = gen_moves(st, kv, moves, scratch)
@@ -160,38 +181,67 @@ def random_move(st: np.ndarray, kv: np.ndarray, state: np.uint64, moves: np.ndar
 @hot
 def heuristic_move(st: np.ndarray, kv: np.ndarray, state: np.uint64, moves: np.ndarray,
                    scratch: np.ndarray) -> tuple[np.uint64, np.int64]:
-    n = gen_moves(st, kv, moves, scratch)
-    if n == 0:
-        return state, -1
-    best = -1e18
-    pick = 0
-    ties = 0
     seat = st[S_TO_MOVE]
-    for i in range(n):
-        mv = moves[i]
-        if building(st):
-            v = line_value(st, mv % CELLS, mv // CELLS, kv)
-        else:
-            lines = slid_grid(st, kv, mv, scratch)
-            g0, g1, _ = new_points(scratch, st, kv, scratch[N_ST:], False, lines)
-            mine = st[S_SCORE + seat] + (g0 if seat == 0 else g1)
-            theirs = st[S_SCORE + 1 - seat] + (g1 if seat == 0 else g0)
-            w = kv[KV_GIFT_WEIGHT] / WEIGHT_SCALE
-            v = g0 - w * g1 if seat == 0 else g1 - w * g0
-            if mine >= kv[KV_TARGET] and mine > theirs:
-                v += 1000.0  # a winning turn
-            elif theirs >= kv[KV_TARGET] and theirs > mine:
-                v -= 1000.0
+    best = -1e18
+    pick = -1
+    ties = 0
+    if building(st):
+        n = gen_moves(st, kv, moves, scratch)
+        last_cell = -1
+        adj = np.int64(0)
+        for i in range(n):
+            cell = moves[i] % CELLS
+            c = moves[i] // CELLS
+            if cell != last_cell:  # the codes of the cards around the cell (8 neighbours)
+                last_cell = cell
+                adj = neighbour_codes(st, cell)
+            if (adj >> (c + 1)) & 1 or (c > 0 and (adj >> (c - 1)) & 1):
+                v = line_value(st, cell, c, kv)
+            else:
+                v = 0.0  # no card of its suit one rank away next to it
+            if v > best + 1e-9:
+                best = v
+                pick = moves[i]
+                ties = 1
+            elif v > best - 1e-9:
+                ties += 1
+                state, j = rng.below(state, ties)  # reservoir: uniform among the best
+                if j == 0:
+                    pick = moves[i]
+        return state, pick
+    if st[S_OVER] != 0:
+        return state, -1
+    w = kv[KV_GIFT_WEIGHT] / WEIGHT_SCALE
+    for mv in range(2 * CELLS):  # the legal turns, in gen_moves' order, each tried once
+        if not slide_shape_legal(st, kv, mv):
+            continue
+        lines = slid_grid(st, kv, mv, scratch)
+        if scratch[S_EMPTY] == st[S_PREV_EMPTY]:
+            same = True
+            for t in range(CELLS):
+                if scratch[S_GRID + t] != st[S_PREV + t]:
+                    same = False
+                    break
+            if same:
+                continue  # the no-undo rule
+        g0, g1, _ = new_points(scratch, st, kv, scratch[N_ST:], False, lines)
+        mine = st[S_SCORE + seat] + (g0 if seat == 0 else g1)
+        theirs = st[S_SCORE + 1 - seat] + (g1 if seat == 0 else g0)
+        v = g0 - w * g1 if seat == 0 else g1 - w * g0
+        if mine >= kv[KV_TARGET] and mine > theirs:
+            v += 1000.0  # a winning turn
+        elif theirs >= kv[KV_TARGET] and theirs > mine:
+            v -= 1000.0
         if v > best + 1e-9:
             best = v
-            pick = i
+            pick = mv
             ties = 1
         elif v > best - 1e-9:
             ties += 1
-            state, j = rng.below(state, ties)  # reservoir: uniform among the best
+            state, j = rng.below(state, ties)
             if j == 0:
-                pick = i
-    return state, moves[pick]
+                pick = mv
+    return state, pick
 
 
 @hot

@@ -19,7 +19,7 @@ import polars as pl
 import pytest
 
 from simlab.cli.commands import main
-from simlab.cli.newgame import template_files
+from simlab.cli.newgame import MAX_NAME, template_files
 
 NAME = "demo_tricks"
 COMMITTED = Path(__file__).parent / "plugins" / NAME
@@ -69,12 +69,24 @@ def test_new_game_writes_the_committed_copy(plugin):
                                       ("Bad", "lower-case Python identifier"),
                                       ("my-game", "lower-case Python identifier"),
                                       ("class", "lower-case Python identifier"),
-                                      ("belote", "already a game")])
+                                      ("belote", "already a game"),
+                                      ("x" * 33, "at most 32 characters")])
 def test_a_bad_name_is_refused_in_one_line(name, why, tmp_path, capsys):
     assert main(["new-game", name, "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and why in err and "Traceback" not in err
     assert not (tmp_path / "x").exists()
+
+
+def test_the_code_is_ruff_clean_for_any_allowed_name(tmp_path):
+    """The template's lines leave room for the longest name new-game accepts."""
+    pytest.importorskip("ruff")
+    for name in ("x", "n" * MAX_NAME):
+        out = tmp_path / name
+        assert main(["new-game", name, "--out", str(out)]) == 0
+        done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."],
+                              capture_output=True, text=True, cwd=out)
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_an_occupied_folder_is_refused(plugin, capsys):

@@ -21,6 +21,7 @@ from simlab.engine.knobs import SimlabError
 
 TEMPLATE = Path(__file__).parent / "templates" / "new_game"
 SUFFIX = ".tmpl"
+MAX_NAME = 32  # longer, and the generated code's lines pass ruff's 120 columns
 
 
 def substitutions(name: str) -> dict[str, str]:
@@ -39,6 +40,9 @@ def check_name(name: str) -> None:
         raise SimlabError(f"new-game NAME must be a lower-case Python identifier (letters, "
                           f"digits, underscores, not starting with a digit or underscore), "
                           f"got {name!r}")
+    if len(name) > MAX_NAME:
+        raise SimlabError(f"new-game NAME must be at most {MAX_NAME} characters (it names "
+                          f"columns, metric keys and a package), got {len(name)}: {name!r}")
     if name in game_names():
         raise SimlabError(f"new-game NAME {name!r} is already a game (simlab list); choose "
                           "another name")

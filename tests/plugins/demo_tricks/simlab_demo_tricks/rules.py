@@ -31,7 +31,8 @@ from simlab.engine.knobs import Knobs, SimlabError, knob
 # --- deck ------------------------------------------------------------------------------
 SUITS = ("♠", "♥", "♦", "♣")
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")  # low to high
-DECK = Deck("32_demo_tricks", "a 32-card pack, 7 to Ace in four suits (Demo tricks)",
+DECK = Deck("32_demo_tricks",
+            "a 32-card pack, 7 to Ace in four suits (Demo tricks)",
             tuple(CardKind(s, r, f"{r}{SUITS[s]}") for s in range(4) for r in RANKS))
 N_CARDS = 32
 

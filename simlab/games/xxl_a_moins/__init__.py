@@ -85,4 +85,5 @@ GAME = Game(
     extra={"metrics": _q.balance_metrics, "exact_findings": _exact_findings,
            "hand_strength": _q.hand_strength, "hand_strength_text": _q.HAND_STRENGTH_TEXT,
            "decisions": _decisions, "decision_columns": (), "score_unit": "points"},
+    seat_policy_knobs=True,
 )

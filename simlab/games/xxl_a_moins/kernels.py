@@ -81,7 +81,7 @@ def pick(code: int, state: np.uint64, st: np.ndarray, hm: np.ndarray, order: np.
 
 @hot
 def play_game(seed: np.uint64, deal: np.int64, sub: np.int64, dealer: int, pol: np.ndarray,
-              kv: np.ndarray, num: np.ndarray, col: np.ndarray, total: np.ndarray,
+              seat_kv: np.ndarray, kv: np.ndarray, num: np.ndarray, col: np.ndarray, total: np.ndarray,
               holders: np.ndarray, index: np.ndarray, st: np.ndarray, hm: np.ndarray,
               order: np.ndarray, mv: np.ndarray, mv2: np.ndarray, W: tuple) -> None:
     """Play one game from the shuffled ``order`` (the caller shuffles)."""
@@ -94,19 +94,20 @@ def play_game(seed: np.uint64, deal: np.int64, sub: np.int64, dealer: int, pol: 
     while st[S_OVER] == 0:
         p = st[S_TURN]
         code = pol[p]
-        k = turn_options(st, hm, p, kv, num, col, holders, mv, index)
+        kp = seat_kv[p]  # the seat's own policy knobs (the rule entries equal kv's)
+        k = turn_options(st, hm, p, kp, num, col, holders, mv, index)
         if k > 0:
-            state, i = pick(code, state, st, hm, order, p, mv, k, False, kv, num, col,
+            state, i = pick(code, state, st, hm, order, p, mv, k, False, kp, num, col,
                             holders, total, index, seed, deal, sub, W)
-            apply_option(st, hm, order, p, mv[i], False, kv, num, col, holders, total, mv2,
+            apply_option(st, hm, order, p, mv[i], False, kp, num, col, holders, total, mv2,
                          index)
         elif talon_left(st) > 0:
             c = draw(st, hm, order, p)
-            k = drawn_options(st, c, kv, num, col, holders, mv, index)
+            k = drawn_options(st, c, kp, num, col, holders, mv, index)
             if k > 0:
-                state, i = pick(code, state, st, hm, order, p, mv, k, True, kv, num, col,
+                state, i = pick(code, state, st, hm, order, p, mv, k, True, kp, num, col,
                                 holders, total, index, seed, deal, sub, W)
-                apply_option(st, hm, order, p, mv[i], True, kv, num, col, holders, total,
+                apply_option(st, hm, order, p, mv[i], True, kp, num, col, holders, total,
                              mv2, index)
         else:
             pass_turn(st)
@@ -179,7 +180,8 @@ def note_deal(order: np.ndarray, n: int, hand: int, num: np.ndarray, total: np.n
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                 seat_kv: np.ndarray, kv: np.ndarray,
                  num: np.ndarray, col: np.ndarray, total: np.ndarray, holders: np.ndarray,
                  index: np.ndarray, record_hands: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -208,7 +210,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
             note_deal(order, n, kv[KV_HAND], num, total, start_totals, low_halves, dealt[i])
         else:
             note_deal(order, n, kv[KV_HAND], num, total, start_totals, low_halves, empty)
-        play_game(seed, d, 0, dealer, pol, kv, num, col, total, holders, index, st, hm,
+        play_game(seed, d, 0, dealer, pol, seat_kv, kv, num, col, total, holders, index, st, hm,
                   order, mv, mv2, W)
         out[i, 0] = d
         fill_row(st, hm, n, dealer, start_totals, low_halves, total, index, score, place,
@@ -219,7 +221,8 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                   seat_kv: np.ndarray, kv: np.ndarray,
                    num: np.ndarray, col: np.ndarray, total: np.ndarray, holders: np.ndarray,
                    index: np.ndarray) -> np.ndarray:
     n = kv[KV_PLAYERS]
@@ -243,7 +246,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             final[p] = 0
         for g in range(games):
             shuffle_deck(seed, m, g, order)
-            play_game(seed, m, g, g % n, pol, kv, num, col, total, holders, index, st, hm,
+            play_game(seed, m, g, g % n, pol, seat_kv, kv, num, col, total, holders, index, st, hm,
                       order, mv, mv2, W)
             for p in range(n):
                 score[p] = hand_score(hm, p, total, index)
@@ -269,7 +272,8 @@ def kernel_args(knobs: AMoinsKnobs) -> tuple:
     return knob_vector(knobs), num, col, total, holders, DEBRUIJN_INDEX
 
 
-_run_deals, run_matches = kernel_entries(deals_kernel, matches_kernel, kernel_args)
+_run_deals, run_matches = kernel_entries(deals_kernel, matches_kernel, kernel_args,
+                                         seat_vector=knob_vector)
 
 
 def run_deals(knobs: AMoinsKnobs, policies: tuple[str, ...], seed: int, start: int,

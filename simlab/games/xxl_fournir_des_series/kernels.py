@@ -59,7 +59,7 @@ from simlab.games.xxl_fournir_des_series.rules import (
 
 @hot
 def play_game(seed: np.uint64, deal: np.int64, sub: np.int64, dealer: int, pol: np.ndarray,
-              kv: np.ndarray, num: np.ndarray, col: np.ndarray, total: np.ndarray,
+              seat_kv: np.ndarray, kv: np.ndarray, num: np.ndarray, col: np.ndarray, total: np.ndarray,
               holders: np.ndarray, index: np.ndarray, st: np.ndarray, hm: np.ndarray,
               order: np.ndarray, acts: np.ndarray, scratch: np.ndarray, W: tuple) -> None:
     """Play one game from the shuffled ``order`` (the caller shuffles)."""
@@ -74,11 +74,12 @@ def play_game(seed: np.uint64, deal: np.int64, sub: np.int64, dealer: int, pol: 
         code = pol[p]
         k = legal_actions(st, hm, p, holders, acts, index)
         if code == HEURISTIC:
-            i = heuristic_pick(st, hm, p, acts, k, kv, num, col, total, index)
+            i = heuristic_pick(st, hm, p, acts, k, seat_kv[p], num, col, total, index)
         elif code == RANDOM:
             state, i = rng.below(state, k)
         else:
-            i = search_pick(st, hm, order, p, acts, k, kv, num, col, total, holders, index,
+            i = search_pick(st, hm, order, p, acts, k, seat_kv[p], num, col, total, holders,
+                            index,
                             seed, deal, sub, W)
         apply_action(st, hm, order, p, acts[i], total)
         end_turn(st, hm, order, kv[KV_CAP], holders, scratch, index)
@@ -130,7 +131,8 @@ def record(hm: np.ndarray, n: int, out: np.ndarray, index: np.ndarray) -> None:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                 seat_kv: np.ndarray, kv: np.ndarray,
                  num: np.ndarray, col: np.ndarray, total: np.ndarray, holders: np.ndarray,
                  index: np.ndarray, record_hands: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -161,7 +163,7 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
                 if record_hands:
                     dealt[i, p, j] = c
             start_totals[p] = t
-        play_game(seed, d, 0, dealer, pol, kv, num, col, total, holders, index, st, hm,
+        play_game(seed, d, 0, dealer, pol, seat_kv, kv, num, col, total, holders, index, st, hm,
                   order, acts, scratch, W)
         out[i, 0] = d
         fill_row(st, hm, n, dealer, start_totals, score, place, out[i])
@@ -171,7 +173,8 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                   seat_kv: np.ndarray, kv: np.ndarray,
                    num: np.ndarray, col: np.ndarray, total: np.ndarray, holders: np.ndarray,
                    index: np.ndarray) -> np.ndarray:
     n = kv[KV_PLAYERS]
@@ -192,7 +195,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             final[p] = 0
         for g in range(games):
             shuffle_deck(seed, m, g, order)
-            play_game(seed, m, g, g % n, pol, kv, num, col, total, holders, index, st, hm,
+            play_game(seed, m, g, g % n, pol, seat_kv, kv, num, col, total, holders, index, st, hm,
                       order, acts, scratch, W)
             for p in range(n):
                 final[p] += st[S_SCORE + p]
@@ -212,7 +215,8 @@ def kernel_args(knobs: SeriesKnobs) -> tuple:
     return knob_vector(knobs), num, col, total, holders, DEBRUIJN_INDEX
 
 
-run_deals, run_matches = kernel_entries(deals_kernel, matches_kernel, kernel_args)
+run_deals, run_matches = kernel_entries(deals_kernel, matches_kernel, kernel_args,
+                                        seat_vector=knob_vector)
 
 __all__ = ["KernelOutput", "deal_columns", "match_columns", "run_deals", "run_matches",
            "deals_kernel", "matches_kernel", "play_game", "kernel_args", "S_OVER"]

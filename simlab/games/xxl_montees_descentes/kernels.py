@@ -81,7 +81,7 @@ def pick(code: int, state: np.uint64, st: np.ndarray, hm: np.ndarray, order: np.
 
 @hot
 def play_game(seed: np.uint64, deal: np.int64, sub: np.int64, dealer: int, pol: np.ndarray,
-              kv: np.ndarray, num: np.ndarray, col: np.ndarray, total: np.ndarray,
+              seat_kv: np.ndarray, kv: np.ndarray, num: np.ndarray, col: np.ndarray, total: np.ndarray,
               holders: np.ndarray, index: np.ndarray, st: np.ndarray, hm: np.ndarray,
               order: np.ndarray, mv: np.ndarray, mv2: np.ndarray, save: np.ndarray,
               W: tuple) -> None:
@@ -95,25 +95,26 @@ def play_game(seed: np.uint64, deal: np.int64, sub: np.int64, dealer: int, pol: 
     while st[S_OVER] == 0:
         p = st[S_TURN]
         code = pol[p]
-        k = turn_options(st, hm, p, kv, holders, col, mv, index)
+        kp = seat_kv[p]  # the seat's own policy knobs (the rule entries equal kv's)
+        k = turn_options(st, hm, p, kp, holders, col, mv, index)
         if k > 0:
             if code == HEURISTIC:  # the common case, without the search's arguments
-                i = heuristic_pick(st, hm, p, mv, k, kv, holders, col, num, total, save)
+                i = heuristic_pick(st, hm, p, mv, k, kp, holders, col, num, total, save)
             else:
-                state, i = pick(code, state, st, hm, order, p, mv, k, False, kv, holders,
+                state, i = pick(code, state, st, hm, order, p, mv, k, False, kp, holders,
                                 col, num, total, save, index, seed, deal, sub, W)
-            apply_option(st, hm, order, p, mv[i], False, kv, holders, col, num, total, mv2,
+            apply_option(st, hm, order, p, mv[i], False, kp, holders, col, num, total, mv2,
                          save, index)
         elif talon_left(st) > 0:
             c = draw(st, hm, order, p)
-            k = drawn_options(st, c, kv, holders, col, mv, index)
+            k = drawn_options(st, c, kp, holders, col, mv, index)
             if k > 0:
                 if code == HEURISTIC:
-                    i = heuristic_pick(st, hm, p, mv, k, kv, holders, col, num, total, save)
+                    i = heuristic_pick(st, hm, p, mv, k, kp, holders, col, num, total, save)
                 else:
-                    state, i = pick(code, state, st, hm, order, p, mv, k, True, kv, holders,
+                    state, i = pick(code, state, st, hm, order, p, mv, k, True, kp, holders,
                                     col, num, total, save, index, seed, deal, sub, W)
-                apply_option(st, hm, order, p, mv[i], True, kv, holders, col, num, total,
+                apply_option(st, hm, order, p, mv[i], True, kp, holders, col, num, total,
                              mv2, save, index)
         else:
             pass_turn(st)
@@ -169,7 +170,8 @@ def record(hm: np.ndarray, n: int, out: np.ndarray, index: np.ndarray) -> None:
 
 
 @batch
-def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                 seat_kv: np.ndarray, kv: np.ndarray,
                  num: np.ndarray, col: np.ndarray, total: np.ndarray, holders: np.ndarray,
                  index: np.ndarray, record_hands: bool
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -194,10 +196,10 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
         d = start + i
         dealer = d % n
         if record_hands:
-            play_game_recorded(seed, d, 0, dealer, pol, kv, num, col, total, holders, index,
+            play_game_recorded(seed, d, 0, dealer, pol, seat_kv, kv, num, col, total, holders, index,
                                st, hm, order, mv, mv2, save, W, start_totals, dealt[i])
         else:
-            play_game_recorded(seed, d, 0, dealer, pol, kv, num, col, total, holders, index,
+            play_game_recorded(seed, d, 0, dealer, pol, seat_kv, kv, num, col, total, holders, index,
                                st, hm, order, mv, mv2, save, W, start_totals, empty)
         out[i, 0] = d
         fill_row(st, hm, n, dealer, start_totals, total, index, score, place, out[i])
@@ -208,7 +210,8 @@ def deals_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: n
 
 @hot
 def play_game_recorded(seed: np.uint64, deal: np.int64, sub: np.int64, dealer: int,
-                       pol: np.ndarray, kv: np.ndarray, num: np.ndarray, col: np.ndarray,
+                       pol: np.ndarray, seat_kv: np.ndarray, kv: np.ndarray,
+                       num: np.ndarray, col: np.ndarray,
                        total: np.ndarray, holders: np.ndarray, index: np.ndarray,
                        st: np.ndarray, hm: np.ndarray, order: np.ndarray, mv: np.ndarray,
                        mv2: np.ndarray, save: np.ndarray, W: tuple, start_totals: np.ndarray,
@@ -226,12 +229,13 @@ def play_game_recorded(seed: np.uint64, deal: np.int64, sub: np.int64, dealer: i
             if dealt.shape[0] > 0:
                 dealt[p, j] = c
         start_totals[p] = t
-    play_game(seed, deal, sub, dealer, pol, kv, num, col, total, holders, index, st, hm,
+    play_game(seed, deal, sub, dealer, pol, seat_kv, kv, num, col, total, holders, index, st, hm,
               order, mv, mv2, save, W)
 
 
 @batch
-def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv: np.ndarray,
+def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
+                   seat_kv: np.ndarray, kv: np.ndarray,
                    num: np.ndarray, col: np.ndarray, total: np.ndarray, holders: np.ndarray,
                    index: np.ndarray) -> np.ndarray:
     n = kv[KV_PLAYERS]
@@ -256,7 +260,7 @@ def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray, kv:
             final[p] = 0
         for g in range(games):
             shuffle_deck(seed, m, g, order)
-            play_game(seed, m, g, g % n, pol, kv, num, col, total, holders, index, st, hm,
+            play_game(seed, m, g, g % n, pol, seat_kv, kv, num, col, total, holders, index, st, hm,
                       order, mv, mv2, save, W)
             for p in range(n):
                 score[p] = hand_score(hm, p, total, index)
@@ -282,7 +286,8 @@ def kernel_args(knobs: MonteesKnobs) -> tuple:
     return knob_vector(knobs), num, col, total, holders, DEBRUIJN_INDEX
 
 
-_run_deals, run_matches = kernel_entries(deals_kernel, matches_kernel, kernel_args)
+_run_deals, run_matches = kernel_entries(deals_kernel, matches_kernel, kernel_args,
+                                         seat_vector=knob_vector)
 
 
 def run_deals(knobs: MonteesKnobs, policies: tuple[str, ...], seed: int, start: int,

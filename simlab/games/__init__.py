@@ -48,6 +48,7 @@ _MODULES = {
     "xxl_fournir_des_series": "simlab.games.xxl_fournir_des_series",
     "cartawel": "simlab.games.cartawel",
     "pousse_pousse": "simlab.games.pousse_pousse",
+    "flair": "simlab.games.flair",
 }
 
 

@@ -4,37 +4,39 @@ its order too with ``talon_fully_visible``), its own objective — never the opp
 
 * ``random``: a uniform objective, a uniform discard among its six cards, and before each
   of the opponent's draws a stop with probability 1/42, naming a uniform objective.
-* ``heuristic`` (knobs ``bluff_rate`` b, ``stop_threshold`` τ, ``announce_at``; a seat
-  may have its own, ``heuristic:bluff_rate=0.5``):
-  - objective: the entry of the list with the best completion estimate from its five
-    cards (``rules.completion_estimate``: each talon card reaches me with probability
-    1/2), ties at random;
-  - discard: with probability b the card whose loss keeps a decoy objective (drawn at the
-    deal among the others) most likely, ties by its own; else the card whose loss keeps
-    its own objective most likely; ties at random;
+* ``heuristic`` (knobs ``bluff_rate`` b, ``stop_threshold`` τ, ``go_at``,
+  ``announce_at``; a seat may have its own, ``heuristic:bluff_rate=0.5``):
+  - objective: uniformly among the plausible entries of the list: at least two cards
+    short from its dealt hand (one short, its first draw could force a finish at
+    30 − 41 < 0) and with a completion estimate at least half the best's
+    (``rules.completion_estimate``: each talon card reaches me with probability 1/2);
+  - discard: the card whose loss keeps its objective most likely, except that while more
+    than go_at + 2 cards are left it keeps at least two cards short (a finish is
+    compulsory: finishing early scores little or less than nothing); with probability b
+    the same for a decoy objective drawn at the deal, ties by its own; ties at random;
   - stop: before each of the opponent's draws, with a cheap belief on his objective,
     weight 3^progress of his five cards for each entry (entries his hand already
     satisfies excluded: he would have announced), when the largest share exceeds τ,
     naming that entry;
   - with ``finish_optional``, holds a completed objective until the talon is down to
     ``announce_at`` cards.
-* ``bayes``: plays its objective as the heuristic does with b = 0 (never bluffs), and keeps
-  a posterior over the opponent's objective. Its model of the opponent (the likelihood):
-  he wrote the entry with the best completion estimate from his dealt hand (ties
-  uniform), with probability 1 − ε, else any entry uniformly; at each of his turns he
-  discards, with probability 1 − ε, one of the cards whose loss keeps his objective most
-  likely (uniform among them), else any of his six cards uniformly (ε = ``bayes_noise``,
-  0.2: bluffs and other policies); and he announces at once a completed objective (the
-  book's rule: an entry his six cards satisfied is ruled out). Before each of the
-  opponent's draws it stops when guessing now is worth more than continuing, in score
-  difference (its score minus his): guessing the most likely entry (posterior p) is
-  worth (20 + t)(2p − 1); continuing is worth, one turn ahead (the top card he will draw
-  is seen): −q (30 − (t − 1)) for the posterior mass q of entries the top card completes
-  for him, plus, if he does not finish, f (30 − (t − 2)) for the chance f that my next
-  draw completes mine, and otherwise (20 + t − 2) E[max(0, 2p' − 1)], the value of
-  guessing at the next chance with the posterior p' after his discard (expected under
-  the same model; 0 if guessing then is worse than not). Being stopped by him and the
-  later turns are left out of that estimate.
+* ``bayes``: plays its own objective as the heuristic does with b = 0 (never bluffs), and
+  keeps a posterior over the opponent's objective. Its model of the opponent (the
+  likelihood), stated: with probability 1 − ε he wrote one of the plausible entries of his
+  dealt hand (as the heuristic, uniformly), else any entry uniformly; at each of his
+  turns, with probability 1 − ε he discards one of the cards the heuristic's rule (with
+  the bayes seat's own go_at) ranks best for his objective (uniformly among them), else
+  any of his six cards uniformly (ε = ``bayes_noise``, 0.2: bluffs and other players);
+  and he announces at once a completed objective (the book's rule: an entry his six cards
+  satisfied is ruled out). Before each of the opponent's draws it stops when guessing now
+  is worth more than continuing, in score difference (its score minus his): guessing the
+  most likely entry (posterior p) is worth (20 + t)(2p − 1); continuing is worth, one turn
+  ahead (the top card he will draw is seen): −q (30 − (t − 1)) for the posterior mass q of
+  entries the top card completes for him, plus, if he does not finish, f (30 − (t − 2))
+  for the chance f that my next draw completes mine, and otherwise (20 + t − 2)
+  E[max(0, 2p' − 1)], the value of guessing at the next chance with the posterior p'
+  after his discard (expected under the same model; 0 when guessing then is worse than
+  not). Being stopped by him and later turns are left out of that estimate.
 """
 
 from __future__ import annotations

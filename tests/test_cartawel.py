@@ -219,7 +219,9 @@ def test_every_players_moves_are_legal_and_kernel_matches_the_loop() -> None:
             row, log = trace_game(K, pols, 7, d)
             assert np.array_equal(row, out.rows[d]), pols
             assert len(log) == 26 + row[8]
-    for pols in (("minimax:minimax_depth=1", "mcts:mcts_iterations=8"),):
+    for pols in (("minimax:minimax_depth=1", "mcts:mcts_iterations=8"),
+                 ("minimax:minimax_depth=1:search_phase=laying",
+                  "mcts:mcts_iterations=8:search_phase=sowing")):
         for d in range(2):
             row, log = trace_game(K, pols, 3, d)
             assert len(log) == 26 + row[8]

@@ -18,6 +18,7 @@ from simlab.engine.game import KernelOutput
 from simlab.engine.jit import batch, hot
 from simlab.engine.seatknobs import seat_vectors
 from simlab.games.cartawel.players import (
+    HEURISTIC,
     MAX_MOVES,
     MCTS,
     STRONG,
@@ -46,6 +47,7 @@ from simlab.games.cartawel.rules import (
     KV_DEPTH,
     KV_ITER,
     KV_PLAYOUTS,
+    KV_SEARCH_PHASE,
     M_DRAWN,
     M_FINAL,
     M_MATCH,
@@ -68,6 +70,7 @@ from simlab.games.cartawel.rules import (
     final_points,
     is_legal,
     knob_vector,
+    laying,
     left_points,
     new_game,
     winner_of,
@@ -196,9 +199,13 @@ def play_game(seed: int, index: int, sub: int, first: int, pol: np.ndarray,
                 searchers[s] = Minimax(proto, int(seat_kv[s][KV_DEPTH]))
     while st[S_OVER] == 0:
         seat = int(st[S_TO_MOVE])
-        if searchers[seat] is None:
+        phase = seat_kv[seat][KV_SEARCH_PHASE]  # 0 both, 1 laying only, 2 sowing only
+        searching = searchers[seat] is not None and (
+            phase == 0 or (phase == 1) == bool(laying(st)))
+        if not searching:
             mv[:] = 0
-            state = np.uint64(choose_fast(pol[seat], st, seat_kv[seat], state, mv, moves, gains,
+            code = pol[seat] if searchers[seat] is None else HEURISTIC
+            state = np.uint64(choose_fast(code, st, seat_kv[seat], state, mv, moves, gains,
                                          work))
         else:
             move = np.frombuffer(searchers[seat].choose(st, gens[seat]), dtype=np.int64)

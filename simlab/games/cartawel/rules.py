@@ -62,6 +62,7 @@ MAX_HIST = 201  # positions remembered since the last capture (no_capture_limit 
 CHAIN_SCOPES = ("sown", "any")
 SOW_ORDER_SETS = ("candidates", "all")
 ROLLOUTS = ("heuristic", "random")
+SEARCH_PHASES = ("both", "laying", "sowing")
 END_REASONS = ("no_move", "no_capture_limit", "repetition", "move_cap")
 (END_NONE, END_NO_MOVE, END_QUIET, END_REPEAT, END_CAP) = (-1, 0, 1, 2, 3)
 
@@ -132,6 +133,10 @@ class CartawelKnobs(Knobs):
                           "laying: the lowest, the highest, the lowest figure or Ace and the "
                           "highest pip card (candidates), or every card (all)",
                           choices=SOW_ORDER_SETS, policy=True)
+    search_phase: str = knob("both", "the phases the minimax and mcts players search; in "
+                             "the other they play as the heuristic (the catalogue's "
+                             "question 2: laying against sowing)", choices=SEARCH_PHASES,
+                             policy=True)
     heuristic_protect: bool = knob(True, "heuristic player: once every position holds a "
                                    "card, lay its highest card on the pile holding the most "
                                    "opponent points that card tops (false: always its "
@@ -149,7 +154,8 @@ class CartawelKnobs(Knobs):
 # Knob vector for the kernels (rules and, per seat, the players' knobs).
 (KV_POS, KV_LAY_CAP, KV_CAP_MIN, KV_CAP_MAX, KV_ACE_HIGH, KV_FIG_PTS, KV_CHAIN_ANY,
  KV_ORIGIN_SKIP, KV_QUIET, KV_REPEAT, KV_MOVE_CAP, KV_LEFTOVERS, KV_DEPTH, KV_ITER,
- KV_PLAYOUTS, KV_ROLLOUT_RANDOM, KV_ALL_ORDERS, KV_ALL_LAYS, KV_PROTECT, KV_SIZE) = range(20)
+ KV_PLAYOUTS, KV_ROLLOUT_RANDOM, KV_ALL_ORDERS, KV_ALL_LAYS, KV_PROTECT, KV_SEARCH_PHASE,
+ KV_SIZE) = range(21)
 
 
 def knob_vector(k: CartawelKnobs) -> np.ndarray:
@@ -159,7 +165,7 @@ def knob_vector(k: CartawelKnobs) -> np.ndarray:
                      int(k.score_leftovers), k.minimax_depth, k.mcts_iterations,
                      k.mcts_playouts, int(k.mcts_rollout == "random"),
                      int(k.sow_orders == "all"), int(k.lay_cards == "all"),
-                     int(k.heuristic_protect)],
+                     int(k.heuristic_protect), SEARCH_PHASES.index(k.search_phase)],
                     dtype=np.int64)
 
 

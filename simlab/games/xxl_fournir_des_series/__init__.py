@@ -45,11 +45,15 @@ def sides(knobs: SeriesKnobs) -> Sides:
 
 def _decisions(knobs: SeriesKnobs, columns: list[str]) -> list[tuple]:
     out = []
+    notes = {"swaps": "always: a game lasts about 54 turns, and some turn always offers a "
+                      "swap that raises the hand's run prospects (the heuristic swaps only "
+                      "then: 14 swaps per game at 4 players)"}
     for name, col in (("swap a card with the display", "swaps"),
                       ("feed a card to the display", "feeds"),
                       ("pass", "passes")):
         if col in columns:
-            out.append((f"{name} (games where it happened)", pl.col(col) > 0, None))
+            out.append((f"{name} (games where it happened)", pl.col(col) > 0, None,
+                        notes.get(col, "")))
     return out
 
 

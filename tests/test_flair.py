@@ -210,7 +210,7 @@ def test_adaptive_beats_the_heuristic_seat_swapped() -> None:
 
 
 @pytest.mark.parametrize("spec", ["heuristic:lie_rate=0", "heuristic:lie_rate=0.5",
-                                  "heuristic:faux_below=0.45", "heuristic:vrai_above=1.01",
+                                  "heuristic:faux_below=0.45", "heuristic:vrai_above=0.85",
                                   "heuristic:vrai_above=0.7"])
 def test_adaptive_is_not_beaten_by_a_fixed_heuristic(spec: str) -> None:
     e = _duel("adaptive", spec, 2000)

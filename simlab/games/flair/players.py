@@ -17,7 +17,7 @@ size, the claims, the cards revealed by challenges and the cards it gave or rece
     the chance that the player's hand before the play held the combination (his cards are
     those it knows in his hand plus a uniform draw from the cards it cannot place:
     hypergeometric per rank / run window / suit, windows taken as independent); "faux"
-    below θ_f, "vrai" above θ_v; when the player has just played his last cards it always
+    below θ_f, "vrai" above θ_v (default never: see the knob); when the player has just played his last cards it always
     calls (unchallenged he wins): "faux" if P < 1/2 (always with ``truthful_protected``),
     else "vrai";
   - gives the card least useful for true claims (fewest of its rank, then fewest

@@ -91,8 +91,12 @@ class FlairKnobs(Knobs):
                            hi=1.0, policy=True)
     faux_below: float = knob(0.25, "heuristic: says 'faux' when its P(claim true) is below "
                              "this (θ_f)", lo=0.0, hi=1.0, policy=True)
-    vrai_above: float = knob(0.85, "heuristic: says 'vrai' when its P(claim true) is above "
-                             "this (θ_v; above 1: never)", lo=0.0, hi=1.01, policy=True)
+    vrai_above: float = knob(1.01, "heuristic: says 'vrai' when its P(claim true) is above "
+                             "this (θ_v; above 1: never, the default: two players who "
+                             "call 'vrai' on likely claims punish every honest play and "
+                             "96% of 2-player deals reach the play cap at θ_v = 0.85; it "
+                             "still says 'vrai' on a likely last play)", lo=0.0, hi=1.01,
+                             policy=True)
     assumed_lie_rate: float = knob(0.1, "heuristic: the share of false claims it expects "
                                    "from the others", lo=0.01, hi=0.99, policy=True)
     card_memory: bool = knob(True, "heuristic: remembers where revealed and given cards "

@@ -19,7 +19,9 @@ from simlab.players.duel import duplicate
 
 GAMES = ("belote", "manille", "tarot", "tarot_4_saisons", "tarot_double_detente", "president",
          "rami", "bridgette", "sept", "belote_noisette", "belote_comptoir", "frappe",
-         "duel_las_vegas", "besigue", "mille", "caisse", "bernicle")
+         "duel_las_vegas", "besigue", "mille", "caisse", "bernicle", "demons", "heritiers",
+         "demons_punisseurs", "loba", "xxl_a_moins",
+         "xxl_fournir_des_series", "speed")
 
 
 @pytest.mark.parametrize("slug", GAMES)

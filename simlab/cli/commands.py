@@ -232,10 +232,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     for slug in game_names():
         g = _load(slug)
         if isinstance(g, str):
-            rows.append([slug, "?", g, origin(slug)])
+            rows.append([slug, "?", origin(slug), g])
         else:
-            rows.append([g.slug, g.players_text or "?", g.description, origin(slug)])
-    print(table(["game", "players", "description", "from"], rows,
+            rows.append([g.slug, g.players_text or "?", origin(slug), g.description])
+    print(table(["game", "players", "from", "description"], rows,
                 right=[False, False, False, False]))
     return 0
 

@@ -218,7 +218,7 @@ def _load(slug: str) -> Game | str:
     except SimlabError as e:
         from simlab.games import origin
 
-        if origin(slug) != "simlab":  # a broken plug-in is listed, not fatal to the list
+        if origin(slug).startswith("plug-in"):  # a broken plug-in is listed, not fatal
             return f"unavailable: {e}"
         raise
     except (ImportError, AttributeError) as e:

@@ -82,8 +82,11 @@ _PLUGINS: dict[str, tuple[str, str]] | None = None
 
 
 def origin(slug: str) -> str:
-    """"simlab" for a game of simlab's own, "plug-in DIST VERSION" for an installed one."""
-    return "simlab" if slug in _MODULES else _plugins()[slug][1]
+    """"simlab" for a game of simlab's own, "plug-in DIST VERSION" for an installed one,
+    "" for a name that is neither."""
+    if slug in _MODULES:
+        return "simlab"
+    return _plugins().get(slug, ("", ""))[1]
 
 
 def _seat_knob_games() -> list[str]:

@@ -213,8 +213,8 @@ def test_cli_errors_exit_2_without_traceback(capsys):
 
 def test_belote_cli_recommends_first_within_budget(tmp_path, capsys):
     out = tmp_path / "bal"
-    code = main(["balance", "belote", "--vary", "queen_points=0..4", "--objective",
-                 "|belote.q2.margin.dealer_team|", "--budget", "40000", "--search-n", "0",
+    code = main(["balance", "belote", "--vary", "queen_points=0..10", "--objective",
+                 "|belote.q2.margin.dealer_team|", "--budget", "40000", "--search-n", "20",
                  "--jobs", "1", "--out", str(out), "--no-progress"])
     assert code == 0
     lines = capsys.readouterr().out.splitlines()
@@ -227,4 +227,6 @@ def test_belote_cli_recommends_first_within_budget(tmp_path, capsys):
     md = (out / "report.md").read_text()
     assert md.index("## Recommendation") < md.index("## Every candidate")
     assert "queen_points=" in md and (out / "report.html").exists()
+    # the finalists checked under the search player, on the same deals as the defaults
+    assert "## Under stronger play (search)" in md and "Under search, the best-measured" in md
     assert list((out / "figures").glob("*.png"))

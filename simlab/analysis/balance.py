@@ -922,10 +922,11 @@ def _propose(game: Game, axes: list[Axis], objectives: list[Objective], make, ru
 
 
 def _search_check(r: BalanceResult, runner: _Runner, n: int, log) -> SearchCheck:
-    """The recommended variant(s) and the defaults under the search player, paired."""
+    """The finalists and the defaults under the search player, paired: does the fairest
+    variant stay fairest with stronger play?"""
     fseed = final_seed_of(r.final_seed)
-    picked = [c for c in r.recommended if not c.is_default]
-    log(f"checking under the search player: {len(picked)} variant(s) and the defaults, "
+    picked = [row.cand for row in r.finals if not row.cand.is_default]
+    log(f"checking under the search player: {len(picked)} finalist(s) and the defaults, "
         f"{n:,} deals each")
     got = runner.measure(picked + [r.default], fseed, 0, n, policies="search")
     vals = [Values(b) for b in got]
@@ -948,7 +949,7 @@ def _search_check(r: BalanceResult, runner: _Runner, n: int, log) -> SearchCheck
             verdicts.append(f"not distinguishable from the current rules under search at "
                             f"{n:,} deals")
     rows.append((r.default, [objective_estimate(o, dv, dv, n, r.conf) for o in r.objectives], []))
-    verdicts.append("the current rules" + (" (recommended)" if not picked else ""))
+    verdicts.append("the current rules")
     return SearchCheck("search", n, rows, verdicts)
 
 

@@ -103,8 +103,16 @@ def write_balance_report(r: BalanceResult, out_dir: str | Path) -> Path:
             rows.append([("defaults: " if c.is_default else "") + c.label,
                          *[_cell(e) for e in objs], _cell(diffs[0]) if diffs else "-", verdict])
         doc.table(["variant", *[o.label for o in r.objectives], "vs defaults", "verdict"], rows)
-        doc.p(f"Search at every seat on {s.n:,} other deals, the recommended variant(s) and the "
-              f"defaults on the same deals; {_pct(r.conf)} intervals.")
+        best = min(s.rows[:-1], key=lambda x: (-x[1][0].value if r.objectives[0].maximize
+                                               else x[1][0].value), default=None)
+        if best is not None:
+            same = any(best[0] is c for c in r.recommended)
+            doc.p(f"Under search, the best-measured finalist is {best[0].label}"
+                  + (" — the recommended variant stays the fairest." if same else
+                     " — not the recommended variant: read the recommendation as holding for "
+                     "the heuristic players, and see the intervals."))
+        doc.p(f"Search at every seat on {s.n:,} other deals, the finalists and the defaults on "
+              f"the same deals; {_pct(r.conf)} intervals.")
     doc.h(2, "The finalists, re-measured")
     rows = []
     ordered = sorted(r.finals, key=lambda x: (-x.objectives[0].value if r.objectives[0].maximize

@@ -754,7 +754,8 @@ def cmd_balance(args) -> int:
     if r.search is not None:
         for (c, _, _), v in zip(r.search.rows, r.search.verdicts, strict=True):
             if not c.is_default:
-                print(f"  under search ({r.search.n:,} deals): {c.label} {v}")
+                mark = " (recommended)" if any(c is x for x in r.recommended) else ""
+                print(f"  under search ({r.search.n:,} deals): {c.label}{mark} {v}")
     print(f"{len(r.candidates)} candidates, {r.spent:,} of {r.budget:,} deals spent")
     path = write_balance_report(r, out)
     print(f"report: {path / 'report.html'}")

@@ -18,7 +18,8 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.engine.questions import MetricDef, ratio_of_sums
-from simlab.games.xxl.sensitivity import DEFAULT_K, range_text
+from simlab.games.xxl.reporting import MetricList, cached_ranges, colouring_paragraph
+from simlab.games.xxl.sensitivity import colouring_range
 
 SECTION = "Fournir des séries questions"
 PREFIX = "xxl_fs"
@@ -51,11 +52,8 @@ def hand_strength(knobs, hand: list[str]) -> float:
 def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> list[MetricDef]:
     lf = frame.lazy()
     cols = set(lf.collect_schema().names())
-    out: list[tuple[MetricDef, set[str]]] = []
-
-    def add(need: set[str], key: str, title: str, expr, where: pl.Expr | None = None,
-            kind: str = "rate", **kw) -> None:
-        out.append((MetricDef(f"{PREFIX}.{key}", title, SECTION, expr, where, kind, **kw), need))
+    metrics = MetricList(PREFIX, SECTION)
+    add = metrics.add
 
     if level == "deal":
         n = knobs.players if knobs is not None else 4
@@ -95,7 +93,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> li
     else:
         add({"drawn"}, "match.shared", "matches whose highest total is shared",
             pl.col("drawn"), headline=True)
-    return [m for m, need in out if need <= cols]
+    return metrics.kept(cols)
 
 
 FINDINGS = (
@@ -115,19 +113,10 @@ FINDINGS = (
 )
 
 
-_RANGES: dict = {}  # knobs -> paragraphs (a Game holds dicts: it cannot key a cache)
-
-
-def _ranges(knobs, game) -> list[tuple[str, str]]:
-    if knobs not in _RANGES:
-        _RANGES[knobs] = _compute_ranges(knobs, game)
-    return _RANGES[knobs]
+_RANGES: dict = {}  # knobs -> paragraphs
 
 
 def _compute_ranges(knobs, game) -> list[tuple[str, str]]:
-    from simlab.games.xxl.sensitivity import colouring_range
-
-
     n = knobs.players
     out = []
     r = colouring_range(game, knobs, lambda f: f["runs"].mean() / n, n=2000)
@@ -141,7 +130,7 @@ def _compute_ranges(knobs, game) -> list[tuple[str, str]]:
 
 def exact_findings(knobs, game) -> list[tuple[str, str]]:
     """The colouring paragraph every XXL report opens with, and the colouring ranges."""
-    head = [("0. Deck colouring", range_text(DEFAULT_K, knobs.deck_colouring)
-             + " Colour-free here: the dealing frequencies and the starter's identity; runs "
-             "are one colour, so everything about play depends on the colours")]
-    return head + _ranges(knobs, game)
+    head = [colouring_paragraph(knobs, "the dealing frequencies and the starter's identity; "
+                                "runs are one colour, so everything about play depends on "
+                                "the colours")]
+    return head + cached_ranges(_RANGES, knobs, game, _compute_ranges)

@@ -17,7 +17,14 @@ from __future__ import annotations
 import polars as pl
 
 from simlab.engine.questions import MetricDef, ratio_of_sums
-from simlab.games.xxl.sensitivity import DEFAULT_K, range_text
+from simlab.games.xxl.reporting import (
+    MetricList,
+    cached_ranges,
+    colouring_paragraph,
+    starter_wins_range,
+    went_out_range,
+)
+from simlab.games.xxl.sensitivity import colouring_range
 
 SECTION = "Montées et descentes questions"
 PREFIX = "xxl_md"
@@ -32,11 +39,8 @@ def hand_strength(knobs, hand: list[str]) -> float:
 def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> list[MetricDef]:
     lf = frame.lazy()
     cols = set(lf.collect_schema().names())
-    out: list[tuple[MetricDef, set[str]]] = []
-
-    def add(need: set[str], key: str, title: str, expr: pl.Expr, where: pl.Expr | None = None,
-            kind: str = "rate", **kw) -> None:
-        out.append((MetricDef(f"{PREFIX}.{key}", title, SECTION, expr, where, kind, **kw), need))
+    metrics = MetricList(PREFIX, SECTION)
+    add = metrics.add
 
     if level == "deal":
         n = knobs.players if knobs is not None else 4
@@ -86,7 +90,7 @@ def balance_metrics(frame: pl.DataFrame | pl.LazyFrame, knobs, level: str) -> li
             pl.col("drawn"), headline=True)
         add({"blocked_games"}, "match.blocked", "blocked games per match",
             pl.col("blocked_games"), kind="mean", unit="games")
-    return [m for m, need in out if need <= cols]
+    return metrics.kept(cols)
 
 
 FINDINGS = (
@@ -103,36 +107,20 @@ FINDINGS = (
 )
 
 
-_RANGES: dict = {}  # knobs -> paragraphs (a Game holds dicts: it cannot key a cache)
-
-
-def _ranges(knobs, game) -> list[tuple[str, str]]:
-    if knobs not in _RANGES:
-        _RANGES[knobs] = _compute_ranges(knobs, game)
-    return _RANGES[knobs]
+_RANGES: dict = {}  # knobs -> paragraphs
 
 
 def _compute_ranges(knobs, game) -> list[tuple[str, str]]:
-    from simlab.games.xxl.sensitivity import colouring_range
-
-
-    out = []
-    r = colouring_range(game, knobs, lambda f: (f["end"] == "out").mean(), n=3000)
-    out.append(("6. Deck sensitivity", "Games ended by a player going out: " + r.text("{:.1%}")
-                + " (3,000 heuristic games each, the same deals)"))
+    out = [went_out_range(game, knobs)]
     r = colouring_range(game, knobs, lambda f: f["turns"].mean(), n=3000)
     out.append(("6. Deck sensitivity", "Turns per game: " + r.text("{:.2f}")))
-    r = colouring_range(game, knobs, lambda f: (f["winner"] == f["starter"]).sum()
-                        / max(1, (f["winner"] >= 0).sum()), n=3000)
-    out.append(("6. Deck sensitivity", "The starter wins (games with a sole winner): "
-                + r.text("{:.1%}")))
+    out.append(starter_wins_range(game, knobs))
     return out
 
 
 def exact_findings(knobs, game) -> list[tuple[str, str]]:
     """The colouring paragraph every XXL report opens with, and question 6's ranges."""
-    head = [("0. Deck colouring", range_text(DEFAULT_K, knobs.deck_colouring)
-             + " Colour-free here: the dealing "
-             "frequencies and the starter's identity (hand totals do not read colours); "
-             "everything about play depends on the colours")]
-    return head + _ranges(knobs, game)
+    head = [colouring_paragraph(knobs, "the dealing frequencies and the starter's identity "
+                                "(hand totals do not read colours); everything about play "
+                                "depends on the colours")]
+    return head + cached_ranges(_RANGES, knobs, game, _compute_ranges)

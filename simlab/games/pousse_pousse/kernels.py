@@ -19,6 +19,7 @@ from simlab.engine.seatknobs import seat_vectors
 from simlab.games.pousse_pousse.players import (
     MAX_MOVES,
     MCTS,
+    MINIMAX,
     SCRATCH,
     STRONG,
     PoussePousseSearch,
@@ -44,11 +45,8 @@ from simlab.games.pousse_pousse.rules import (
     KV_DEPTH,
     KV_ITER,
     KV_PLAYOUTS,
-    M_DRAWN,
     M_FINAL,
     M_MATCH,
-    M_N_DEALS,
-    M_WINNER,
     MAX_RUNS,
     N_DEAL_COLS,
     N_MATCH_COLS,
@@ -69,15 +67,12 @@ from simlab.games.pousse_pousse.rules import (
     new_game,
     winner_of,
 )
-from simlab.mechanics.mcts import Mcts
-from simlab.mechanics.minimax import Minimax
-
-
-@hot
-def lot(seed: np.uint64, index: np.int64, sub: np.int64) -> np.int64:
-    """Who places the first card ("celui que le sort a désigné")."""
-    _, w = rng.below(rng.stream(seed, index, sub, rng.SETUP), 2)
-    return w
+from simlab.mechanics.two_seat import (
+    any_searching,
+    close_match,
+    lot,
+    make_searchers,
+)
 
 
 @hot
@@ -139,18 +134,6 @@ def match_row(o: np.ndarray, st: np.ndarray, kv: np.ndarray) -> None:
         o[M_FINAL + w] += 1
 
 
-@hot
-def close_match(o: np.ndarray) -> None:
-    o[M_N_DEALS] = 2
-    if o[M_FINAL] > o[M_FINAL + 1]:
-        o[M_WINNER] = 0
-    elif o[M_FINAL + 1] > o[M_FINAL]:
-        o[M_WINNER] = 1
-    else:
-        o[M_WINNER] = -1
-        o[M_DRAWN] = 1
-
-
 @batch
 def matches_kernel(seed: np.uint64, start: int, count: int, pol: np.ndarray,
                    seat_kv: np.ndarray, kv: np.ndarray) -> np.ndarray:
@@ -179,15 +162,9 @@ def play_game(seed: int, index: int, sub: int, first: int, pol: np.ndarray,
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     scratch = np.zeros(SCRATCH, dtype=np.int64)
     tmp = np.zeros(MAX_RUNS, dtype=np.int64)
-    searchers: list = [None, None]
+    searchers = make_searchers(pol, seat_kv, lambda seat_row: PoussePousseSearch(kv, seat_row),
+                               MINIMAX, MCTS, KV_DEPTH, KV_ITER, KV_PLAYOUTS)
     gens = [np.random.default_rng([int(seed), int(index), int(sub), s]) for s in range(2)]
-    for s in range(2):
-        if pol[s] in STRONG:
-            proto = PoussePousseSearch(kv, seat_kv[s])
-            if pol[s] == MCTS:
-                searchers[s] = Mcts(proto, int(seat_kv[s][KV_ITER]), int(seat_kv[s][KV_PLAYOUTS]))
-            else:
-                searchers[s] = Minimax(proto, int(seat_kv[s][KV_DEPTH]))
     while st[S_OVER] == 0:
         seat = int(st[S_TO_MOVE])
         if searchers[seat] is None:
@@ -211,14 +188,10 @@ def _setup(knobs: PoussePousseKnobs, policies: tuple[str, ...]) -> tuple:
             knob_vector(knobs))
 
 
-def _searching(pol: np.ndarray) -> bool:
-    return any(int(p) in STRONG for p in pol)
-
-
 def run_deals(knobs: PoussePousseKnobs, policies: tuple[str, ...], seed: int, start: int,
               count: int, record_hands: bool = False) -> KernelOutput:
     pol, seat_kv, kv = _setup(knobs, policies)
-    if not _searching(pol):
+    if not any_searching(pol, STRONG):
         return KernelOutput(deals_kernel(np.uint64(seed), start, count, pol, seat_kv, kv))
     rows = np.zeros((count, N_DEAL_COLS), dtype=np.int64)
     for i in range(count):
@@ -231,7 +204,7 @@ def run_deals(knobs: PoussePousseKnobs, policies: tuple[str, ...], seed: int, st
 def run_matches(knobs: PoussePousseKnobs, policies: tuple[str, ...], seed: int, start: int,
                 count: int) -> KernelOutput:
     pol, seat_kv, kv = _setup(knobs, policies)
-    if not _searching(pol):
+    if not any_searching(pol, STRONG):
         return KernelOutput(matches_kernel(np.uint64(seed), start, count, pol, seat_kv, kv))
     rows = np.zeros((count, N_MATCH_COLS), dtype=np.int64)
     for i in range(count):

@@ -55,6 +55,15 @@ from simlab.engine.decks import HEARTS, SPADES, SUITS, CardKind, Deck
 from simlab.engine.game import BOOL, Column
 from simlab.engine.jit import hot
 from simlab.engine.knobs import Knobs, SimlabError, knob
+from simlab.mechanics.two_seat import (  # noqa: F401 (the match columns, re-exported)
+    M_DRAWN,
+    M_FINAL,
+    M_MATCH,
+    M_N_DEALS,
+    M_WINNER,
+    N_MATCH_COLS,
+    two_game_match_columns,
+)
 
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 N_RANKS = 12
@@ -632,13 +641,5 @@ def deal_columns(k: PoussePousseKnobs | None = None) -> list[Column]:
             Column("stalled", BOOL, help="stopped by the turn cap")]
 
 
-(M_MATCH, M_WINNER, M_N_DEALS, M_FINAL, M_DRAWN, N_MATCH_COLS) = (0, 1, 2, 3, 5, 6)
-
-
 def match_columns(k: PoussePousseKnobs | None = None) -> list[Column]:
-    return [Column("match"),
-            Column("winner", help="seat that won more games, -1 = drawn"),
-            Column("n_deals", help="games played (2: each seat places first once)"),
-            Column("final_score_s0", help="games won by seat 0"),
-            Column("final_score_s1", help="games won by seat 1"),
-            Column("drawn", BOOL, help="both seats won as many games")]
+    return two_game_match_columns("games played (2: each seat places first once)")

@@ -249,7 +249,8 @@ def test_minimax_depth_3_beats_depth_1() -> None:
 
 
 def test_turn_cap_is_a_draw_and_flagged() -> None:
-    r = run_deals(PoussePousseKnobs(turn_cap=5), ("random", "random"), 1, 0, 200).rows
+    r = run_deals(PoussePousseKnobs(turn_cap=5, cap_result="draw"), ("random", "random"), 1, 0,
+                  200).rows
     capped = r[:, 15] == 1
     assert capped.any()
     assert (r[capped, 3] == -1).all() and (r[capped, 16] == 1).all()

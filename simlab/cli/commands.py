@@ -235,8 +235,9 @@ def cmd_list(args: argparse.Namespace) -> int:
             rows.append([slug, "?", origin(slug), g])
         else:
             rows.append([g.slug, g.players_text or "?", origin(slug), g.description])
+    # only the description wraps: a game's name and origin stay on one line each
     print(table(["game", "players", "from", "description"], rows,
-                right=[False, False, False, False]))
+                right=[False, False, False, False], wrap=[False, False, False, True]))
     return 0
 
 

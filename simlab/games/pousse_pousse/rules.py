@@ -105,12 +105,12 @@ class PoussePousseKnobs(Knobs):
                                       seed_value=False)
     turn_cap: int = knob(200, "stall guard: sliding turns after which the game stops "
                          "(end_reason turn_cap)", lo=1, hi=100_000)
-    cap_result: str = knob("draw", "a game stopped by the turn cap: a draw, or the higher "
-                           "score wins (the catalogue's #9, equal: a draw)",
+    cap_result: str = knob("higher_score", "a game stopped by the turn cap: the higher "
+                           "score wins, equal scores draw (the catalogue's #9), or a draw",
                            choices=CAP_RESULTS, seed_value="either", seed_case="unplayable",
                            seed_why="the book's game need not end (nobody may reach 50); "
-                                    "a stopped game is a draw so that the stall guard "
-                                    "never decides a winner silently")
+                                    "the catalogue's resolution #9: at the cap the higher "
+                                    "score wins (flagged in the rows: end_reason turn_cap)")
     # players (players.py), each seat may have its own (minimax:minimax_depth=3)
     heuristic_gift_weight: float = knob(1.0, "heuristic player: weight of the points a "
                                         "sliding turn gives the opponent (0: ignores "

@@ -58,9 +58,10 @@ def test_generated_colourings_differ_and_repeat():
 
 
 def test_seed_cards_present_in_every_colouring():
+    quoted = ("Y7/R0", "B4/Y7", "R6/G0", "G0/R2", "G1/R2", "G2/B5")
     for m in [V1] + [generated(k) for k in range(4)]:
-        for text in ("Y7/R0", "B4/Y7", "R6/G0", "G0/R2", "G1/R2", "G2/B5"):
-            parse_card(text, m)
+        ids = [parse_card(text, m) for text in quoted]  # raises KeyError if one is missing
+        assert len(set(ids)) == 6 and all(0 <= i < N_CARDS for i in ids)
 
 
 def test_deck_tables():
